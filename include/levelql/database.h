@@ -1,0 +1,117 @@
+// levelql's public API: open a database, run SQL, read results.
+//
+//   auto db = levelql::Database::Open("app.db", {});          // or ":memory:"
+//   if (!db.ok()) { ... db.status().ToString() ... }
+//   (*db)->Execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)");
+//   auto stmt = (*db)->Prepare("SELECT name FROM t WHERE id = ?");
+//   auto cur = (*stmt)->Query({levelql::Value::Int(1)});
+//   while ((*cur)->Next()) { (*cur)->row()[0].text(); }
+//   (*cur)->status();   // errors surface here, never silently
+//
+// Thread safety: a Database may be shared by any number of threads; writers
+// are serialized internally and readers never block (each statement reads one
+// snapshot). A Statement or a Cursor must be used by one thread at a time.
+// A Cursor and a Statement must not outlive the Database that made them.
+#ifndef LEVELQL_DATABASE_H_
+#define LEVELQL_DATABASE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "levelql/status.h"
+#include "levelql/value.h"
+
+namespace levelql {
+
+struct Options {
+  bool create_if_missing = true;
+  bool read_only = false;
+  bool sync_writes = false;          // fsync every committed statement
+  size_t block_cache_bytes = 8 << 20;
+  int bloom_bits_per_key = 10;       // 0 disables the bloom filter
+  bool compression = true;           // snappy, when LevelDB has it
+};
+
+// Values bound to a statement's parameters. `?` and `?NNN` are positional and
+// 1-based: positional[0] binds ?1 (the first `?`). `:name` binds by name.
+struct Params {
+  std::vector<Value> positional;
+  std::map<std::string, Value> named;  // key without the colon
+
+  Params() = default;
+  Params(std::initializer_list<Value> values) : positional(values) {}
+};
+
+// A forward-only stream of result rows.
+class Cursor {
+ public:
+  virtual ~Cursor() = default;
+
+  // Advances to the next row. Returns false at the end or on error; tell the
+  // two apart with status().
+  virtual bool Next() = 0;
+  // REQUIRES: the last Next() returned true. Valid until the next Next().
+  virtual const Row& row() const = 0;
+  virtual const std::vector<std::string>& column_names() const = 0;
+  // Declared type of each result column; kNull when it has none (an
+  // expression whose type depends on the row).
+  virtual const std::vector<Type>& column_types() const = 0;
+  virtual Status status() const = 0;
+  // An opaque token that resumes this query after the current row (see
+  // Statement::Resume). Empty when the query cannot be resumed.
+  virtual std::string ContinuationToken() const { return {}; }
+};
+
+// The outcome of a statement that returns no rows.
+struct ExecResult {
+  int64_t rows_affected = 0;
+};
+
+// A parsed statement, reusable with different parameters.
+class Statement {
+ public:
+  virtual ~Statement() = default;
+  virtual Result<std::unique_ptr<Cursor>> Query(const Params& params = {}) = 0;
+  virtual Result<ExecResult> Execute(const Params& params = {}) = 0;
+  // Resumes the query after the row a ContinuationToken was taken at.
+  virtual Result<std::unique_ptr<Cursor>> Resume(const std::string& token,
+                                                 const Params& params = {}) = 0;
+  // Number of the highest parameter; named parameters count too.
+  virtual int parameter_count() const = 0;
+};
+
+class Database {
+ public:
+  // Opens (or creates) the database at `path`; ":memory:" is a private
+  // in-memory database that vanishes when closed.
+  static Result<std::unique_ptr<Database>> Open(const std::string& path,
+                                                const Options& options = {});
+  virtual ~Database() = default;
+
+  // Runs a `;`-separated script. Stops at the first failing statement, which
+  // changes nothing; earlier statements stay applied.
+  virtual Status Execute(std::string_view sql) = 0;
+  // Runs one statement with parameters.
+  virtual Result<ExecResult> Execute(std::string_view sql,
+                                     const Params& params) = 0;
+  virtual Result<std::unique_ptr<Statement>> Prepare(std::string_view sql) = 0;
+  // Shorthand for Prepare(sql) then Query(params).
+  virtual Result<std::unique_ptr<Cursor>> Query(std::string_view sql,
+                                                const Params& params = {}) = 0;
+  // The plan of a SELECT, UPDATE or DELETE, one node per line.
+  virtual Result<std::string> Explain(std::string_view sql,
+                                      const Params& params = {}) = 0;
+  // Makes running statements stop soon with Status::Interrupted. Safe to call
+  // from any thread, e.g. a signal handler's helper thread.
+  virtual void Interrupt() = 0;
+
+  virtual std::vector<std::string> TableNames() = 0;
+};
+
+}  // namespace levelql
+
+#endif  // LEVELQL_DATABASE_H_

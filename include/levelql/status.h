@@ -1,0 +1,129 @@
+// Status and Result<T>: how every levelql function reports failure.
+//
+// A Status is either OK or carries a kind (SyntaxError, NotSupported, ...)
+// and a message that already names the place ("at 1:15: expected FROM").
+// Result<T> holds either a value or a non-OK Status. Neither throws; no
+// exception crosses the public API. Both are plain values and thread-compatible
+// (distinct objects may be used from distinct threads without locking).
+#ifndef LEVELQL_STATUS_H_
+#define LEVELQL_STATUS_H_
+
+#include <cassert>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace levelql {
+
+class Status {
+ public:
+  enum class Code {
+    kOk = 0,
+    kSyntaxError,
+    kNotSupported,
+    kTypeError,
+    kConstraintError,
+    kNotFound,
+    kCorruption,
+    kIOError,
+    kInvalidArgument,
+    kInterrupted,
+    kLimitExceeded,
+  };
+
+  Status() = default;  // OK
+
+  static Status OK() { return Status(); }
+  static Status SyntaxError(std::string msg) {
+    return Status(Code::kSyntaxError, std::move(msg));
+  }
+  static Status NotSupported(std::string msg) {
+    return Status(Code::kNotSupported, std::move(msg));
+  }
+  static Status TypeError(std::string msg) {
+    return Status(Code::kTypeError, std::move(msg));
+  }
+  static Status ConstraintError(std::string msg) {
+    return Status(Code::kConstraintError, std::move(msg));
+  }
+  static Status NotFound(std::string msg) {
+    return Status(Code::kNotFound, std::move(msg));
+  }
+  static Status Corruption(std::string msg) {
+    return Status(Code::kCorruption, std::move(msg));
+  }
+  static Status IOError(std::string msg) {
+    return Status(Code::kIOError, std::move(msg));
+  }
+  static Status InvalidArgument(std::string msg) {
+    return Status(Code::kInvalidArgument, std::move(msg));
+  }
+  static Status Interrupted(std::string msg) {
+    return Status(Code::kInterrupted, std::move(msg));
+  }
+  static Status LimitExceeded(std::string msg) {
+    return Status(Code::kLimitExceeded, std::move(msg));
+  }
+
+  bool ok() const { return code_ == Code::kOk; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+  // "SyntaxError at 1:15: expected FROM near \"FORM\"" or "OK".
+  std::string ToString() const;
+  static std::string_view CodeName(Code code);
+
+ private:
+  Status(Code code, std::string msg) : code_(code), message_(std::move(msg)) {}
+
+  Code code_ = Code::kOk;
+  std::string message_;
+};
+
+// Either a T or a non-OK Status.
+template <typename T>
+class Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) {  // NOLINT
+    assert(!status_.ok());
+  }
+
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+
+  // REQUIRES: ok()
+  T& value() & { return *value_; }
+  const T& value() const& { return *value_; }
+  T&& value() && { return std::move(*value_); }
+  T* operator->() { return &*value_; }
+  const T* operator->() const { return &*value_; }
+  T& operator*() { return *value_; }
+  const T& operator*() const { return *value_; }
+
+ private:
+  Status status_;
+  std::optional<T> value_;
+};
+
+}  // namespace levelql
+
+// Propagates a non-OK Status out of the enclosing function.
+#define LQ_RETURN_IF_ERROR(expr)                 \
+  do {                                           \
+    ::levelql::Status lq_status_ = (expr);       \
+    if (!lq_status_.ok()) return lq_status_;     \
+  } while (0)
+
+#define LQ_CONCAT_INNER_(a, b) a##b
+#define LQ_CONCAT_(a, b) LQ_CONCAT_INNER_(a, b)
+// Declares `lhs` from a Result<T> expression or returns its Status.
+#define LQ_ASSIGN_OR_RETURN(lhs, expr) \
+  LQ_ASSIGN_OR_RETURN_IMPL_(LQ_CONCAT_(lq_result_, __LINE__), lhs, expr)
+#define LQ_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
+  auto tmp = (expr);                              \
+  if (!tmp.ok()) return tmp.status();             \
+  lhs = std::move(tmp).value()
+
+#endif  // LEVELQL_STATUS_H_

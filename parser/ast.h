@@ -1,0 +1,220 @@
+// The abstract syntax tree of the levelql dialect (shared/DIALECT.md).
+//
+// Plain structs produced by parser::Parse and consumed by the engine's binder.
+// The parser knows no catalog: names are as written (unquoted identifiers are
+// folded to ASCII lower case, "quoted" ones are kept verbatim), literals are
+// Values of the type their spelling implies. Every node carries the 1-based
+// line and column where it starts, for error messages. Trees own their
+// children through unique_ptr; a tree is not thread-safe to mutate but may be
+// read from several threads.
+#ifndef LEVELQL_PARSER_AST_H_
+#define LEVELQL_PARSER_AST_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "levelql/value.h"
+
+namespace levelql::parser {
+
+struct Position {
+  int line = 0;    // 1-based
+  int column = 0;  // 1-based, in bytes
+  friend bool operator==(const Position&, const Position&) = default;
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+enum class ExprKind {
+  kLiteral,   // literal
+  kColumn,    // [qualifier.]name
+  kParam,     // ?, ?NNN or :name
+  kUnary,     // op args[0]
+  kBinary,    // args[0] op args[1]
+  kBetween,   // args[0] [NOT] BETWEEN args[1] AND args[2]
+  kIn,        // args[0] [NOT] IN (args[1..])
+  kIsNull,    // args[0] IS [NOT] NULL
+  kLike,      // args[0] [NOT] LIKE args[1] [ESCAPE args[2]]
+  kFunction,  // name([DISTINCT] args...) or name(*) when star
+  kCast,      // CAST(args[0] AS cast_type)
+  kArray,     // ARRAY[args...]
+};
+
+enum class UnaryOp { kPlus, kMinus, kNot };
+
+enum class BinaryOp {
+  kAdd, kSub, kMul, kDiv, kMod, kConcat,
+  kEq, kNe, kLt, kLe, kGt, kGe,
+  kAnd, kOr,
+};
+
+// A declared type: scalar type plus whether it is a list (`T[]`).
+struct TypeName {
+  Type type = Type::kNull;
+  bool is_list = false;
+  std::optional<int64_t> length;  // VARCHAR(n); informative only
+  friend bool operator==(const TypeName&, const TypeName&) = default;
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::kLiteral;
+  Position pos;
+  Value literal;              // kLiteral
+  std::string name;           // kColumn name, kFunction name (lower case),
+                              // kParam ":name" name without the colon
+  std::string qualifier;      // kColumn: table or alias, may be empty
+  int param_index = 0;        // kParam: ?NNN number, or 0 for ? and :name
+  UnaryOp unary_op = UnaryOp::kPlus;
+  BinaryOp binary_op = BinaryOp::kAdd;
+  bool negated = false;       // NOT BETWEEN / NOT IN / IS NOT NULL / NOT LIKE
+  bool distinct = false;      // kFunction: COUNT(DISTINCT x)
+  bool star = false;          // kFunction: COUNT(*)
+  TypeName cast_type;         // kCast
+  std::vector<ExprPtr> args;
+};
+
+// Deep structural equality, positions ignored.
+bool Equal(const Expr& a, const Expr& b);
+
+struct ColumnDef {
+  std::string name;
+  Position pos;
+  TypeName type;
+  bool primary_key = false;
+  bool primary_key_desc = false;  // "col INTEGER PRIMARY KEY DESC"
+  bool not_null = false;
+  bool unique = false;
+  std::string collation;  // empty when not given; as written, lower case
+  ExprPtr default_value;  // a literal (possibly negated), or null
+};
+
+struct IndexColumn {
+  std::string name;
+  Position pos;
+  std::string collation;  // empty when not given
+  bool desc = false;
+};
+
+struct CreateTable {
+  std::string name;
+  bool if_not_exists = false;
+  std::vector<ColumnDef> columns;
+  std::vector<IndexColumn> primary_key;  // table constraint PRIMARY KEY (...)
+};
+
+struct CreateIndex {
+  std::string name;
+  std::string table;
+  bool unique = false;
+  bool if_not_exists = false;
+  std::vector<IndexColumn> columns;
+  std::vector<std::string> include;
+};
+
+struct DropTable {
+  std::string name;
+  bool if_exists = false;
+};
+
+struct DropIndex {
+  std::string name;
+  bool if_exists = false;
+};
+
+struct SelectItem {
+  ExprPtr expr;        // null for `*`
+  std::string alias;   // empty when none
+  std::string text;    // the item's source text, for the result column name
+  Position pos;
+};
+
+struct OrderItem {
+  ExprPtr expr;  // an integer literal here means "ORDER BY <ordinal>"
+  bool desc = false;
+};
+
+struct Select {
+  bool distinct = false;
+  std::vector<SelectItem> items;
+  std::string table;
+  Position table_pos;
+  std::string alias;
+  ExprPtr where;
+  std::vector<OrderItem> order_by;
+  ExprPtr limit;
+  ExprPtr offset;
+};
+
+struct Insert {
+  std::string table;
+  Position table_pos;
+  std::vector<std::string> columns;  // empty: all columns in order
+  std::vector<std::vector<ExprPtr>> rows;
+  std::unique_ptr<Select> select;  // INSERT ... SELECT when set
+};
+
+struct Assignment {
+  std::string column;
+  Position pos;
+  ExprPtr value;
+};
+
+struct Update {
+  std::string table;
+  Position table_pos;
+  std::vector<Assignment> assignments;
+  ExprPtr where;
+};
+
+struct Delete {
+  std::string table;
+  Position table_pos;
+  ExprPtr where;
+};
+
+struct Analyze {
+  std::string table;  // empty: every table
+};
+
+struct Check {
+  enum class Target { kAll, kTable, kIndex };
+  Target target = Target::kAll;
+  std::string name;
+};
+
+struct Begin {};
+struct Commit {};
+struct Rollback {};
+
+struct Pragma {
+  std::string name;
+  std::optional<Value> value;  // PRAGMA name = value; identifiers as TEXT
+};
+
+struct Statement;
+
+struct Explain {
+  bool analyze = false;
+  std::unique_ptr<Statement> statement;  // Select, Update or Delete
+};
+
+struct Statement {
+  Position pos;
+  std::string text;  // the statement's source text, without the `;`
+  std::variant<CreateTable, CreateIndex, DropTable, DropIndex, Insert, Update,
+               Delete, Select, Explain, Analyze, Check, Begin, Commit,
+               Rollback, Pragma>
+      node;
+};
+
+// Deep structural equality, positions and source text ignored.
+bool Equal(const Statement& a, const Statement& b);
+
+}  // namespace levelql::parser
+
+#endif  // LEVELQL_PARSER_AST_H_
