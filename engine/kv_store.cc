@@ -1,1 +1,152 @@
-// placeholder
+#include "engine/kv_store.h"
+
+#include <leveldb/cache.h>
+#include <leveldb/db.h>
+#include <leveldb/env.h>
+#include <leveldb/filter_policy.h>
+#include <leveldb/helpers/memenv.h>
+#include <leveldb/write_batch.h>
+
+namespace levelql {
+namespace {
+
+leveldb::Slice ToSlice(std::string_view s) {
+  return leveldb::Slice(s.data(), s.size());
+}
+
+Status FromLevelDb(const leveldb::Status& s) {
+  if (s.ok()) return Status::OK();
+  if (s.IsNotFound()) return Status::NotFound(s.ToString());
+  if (s.IsCorruption()) return Status::Corruption(s.ToString());
+  if (s.IsInvalidArgument()) return Status::InvalidArgument(s.ToString());
+  if (s.IsNotSupportedError()) return Status::NotSupported(s.ToString());
+  return Status::IOError(s.ToString());
+}
+
+class LevelDbSnapshot : public KvSnapshot {
+ public:
+  LevelDbSnapshot(leveldb::DB* db) : db_(db), snap_(db->GetSnapshot()) {}
+  ~LevelDbSnapshot() override { db_->ReleaseSnapshot(snap_); }
+  const leveldb::Snapshot* get() const { return snap_; }
+
+ private:
+  leveldb::DB* db_;
+  const leveldb::Snapshot* snap_;
+};
+
+class LevelDbIterator : public KvIterator {
+ public:
+  explicit LevelDbIterator(leveldb::Iterator* it) : it_(it) {}
+  bool Valid() const override { return it_->Valid(); }
+  void Seek(std::string_view target) override { it_->Seek(ToSlice(target)); }
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  void Next() override { it_->Next(); }
+  void Prev() override { it_->Prev(); }
+  std::string_view key() const override {
+    leveldb::Slice k = it_->key();
+    return {k.data(), k.size()};
+  }
+  std::string_view value() const override {
+    leveldb::Slice v = it_->value();
+    return {v.data(), v.size()};
+  }
+  Status status() const override { return FromLevelDb(it_->status()); }
+
+ private:
+  std::unique_ptr<leveldb::Iterator> it_;
+};
+
+class LevelDbStore : public KvStore {
+ public:
+  ~LevelDbStore() override {
+    db_.reset();  // before the env, cache and filter it uses
+  }
+
+  static Result<std::unique_ptr<KvStore>> Open(const std::string& path,
+                                               const Options& options) {
+    auto store = std::unique_ptr<LevelDbStore>(new LevelDbStore());
+    leveldb::Options lo;
+    std::string db_path = path;
+    if (path == ":memory:") {
+      store->env_.reset(leveldb::NewMemEnv(leveldb::Env::Default()));
+      lo.env = store->env_.get();
+      db_path = "/levelql-memory";
+      lo.create_if_missing = true;
+    } else {
+      lo.create_if_missing = options.create_if_missing;
+    }
+    if (options.bloom_bits_per_key > 0) {
+      store->filter_.reset(
+          leveldb::NewBloomFilterPolicy(options.bloom_bits_per_key));
+      lo.filter_policy = store->filter_.get();
+    }
+    store->cache_.reset(leveldb::NewLRUCache(options.block_cache_bytes));
+    lo.block_cache = store->cache_.get();
+    lo.compression = options.compression ? leveldb::kSnappyCompression
+                                         : leveldb::kNoCompression;
+    leveldb::DB* db = nullptr;
+    leveldb::Status s = leveldb::DB::Open(lo, db_path, &db);
+    if (!s.ok()) {
+      Status st = FromLevelDb(s);
+      return Status(st.code() == Status::Code::kInvalidArgument
+                        ? Status::IOError("cannot open database '" + path +
+                                          "': " + s.ToString())
+                        : st);
+    }
+    store->db_.reset(db);
+    return std::unique_ptr<KvStore>(std::move(store));
+  }
+
+  std::shared_ptr<const KvSnapshot> GetSnapshot() override {
+    return std::make_shared<LevelDbSnapshot>(db_.get());
+  }
+
+  Status Get(const KvSnapshot* snapshot, std::string_view key,
+             std::string* value) override {
+    leveldb::ReadOptions ro;
+    if (snapshot) {
+      ro.snapshot = static_cast<const LevelDbSnapshot*>(snapshot)->get();
+    }
+    return FromLevelDb(db_->Get(ro, ToSlice(key), value));
+  }
+
+  Status Write(const WriteBatch& batch, bool sync) override {
+    leveldb::WriteBatch wb;
+    for (const WriteBatch::Op& op : batch.ops()) {
+      if (op.is_delete) {
+        wb.Delete(op.key);
+      } else {
+        wb.Put(op.key, op.value);
+      }
+    }
+    leveldb::WriteOptions wo;
+    wo.sync = sync;
+    return FromLevelDb(db_->Write(wo, &wb));
+  }
+
+  std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
+    leveldb::ReadOptions ro;
+    if (snapshot) {
+      ro.snapshot = static_cast<const LevelDbSnapshot*>(snapshot)->get();
+    }
+    return std::make_unique<LevelDbIterator>(db_->NewIterator(ro));
+  }
+
+ private:
+  LevelDbStore() = default;
+
+  std::unique_ptr<leveldb::Env> env_;
+  std::unique_ptr<const leveldb::FilterPolicy> filter_;
+  std::unique_ptr<leveldb::Cache> cache_;
+  std::unique_ptr<leveldb::DB> db_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<KvStore>> OpenLevelDbStore(const std::string& path,
+                                                  const Options& options) {
+  return LevelDbStore::Open(path, options);
+}
+
+}  // namespace levelql

@@ -4,17 +4,28 @@ namespace levelql {
 
 std::string_view Status::CodeName(Code code) {
   switch (code) {
-    case Code::kOk: return "OK";
-    case Code::kSyntaxError: return "SyntaxError";
-    case Code::kNotSupported: return "NotSupported";
-    case Code::kTypeError: return "TypeError";
-    case Code::kConstraintError: return "ConstraintError";
-    case Code::kNotFound: return "NotFound";
-    case Code::kCorruption: return "Corruption";
-    case Code::kIOError: return "IOError";
-    case Code::kInvalidArgument: return "InvalidArgument";
-    case Code::kInterrupted: return "Interrupted";
-    case Code::kLimitExceeded: return "LimitExceeded";
+    case Code::kOk:
+      return "OK";
+    case Code::kSyntaxError:
+      return "SyntaxError";
+    case Code::kNotSupported:
+      return "NotSupported";
+    case Code::kTypeError:
+      return "TypeError";
+    case Code::kConstraintError:
+      return "ConstraintError";
+    case Code::kNotFound:
+      return "NotFound";
+    case Code::kCorruption:
+      return "Corruption";
+    case Code::kIOError:
+      return "IOError";
+    case Code::kInvalidArgument:
+      return "InvalidArgument";
+    case Code::kInterrupted:
+      return "Interrupted";
+    case Code::kLimitExceeded:
+      return "LimitExceeded";
   }
   return "Unknown";
 }

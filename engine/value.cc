@@ -8,14 +8,22 @@ namespace levelql {
 
 std::string_view TypeName(Type type) {
   switch (type) {
-    case Type::kNull: return "NULL";
-    case Type::kInteger: return "INTEGER";
-    case Type::kReal: return "REAL";
-    case Type::kText: return "TEXT";
-    case Type::kBlob: return "BLOB";
-    case Type::kBoolean: return "BOOLEAN";
-    case Type::kTimestamp: return "TIMESTAMP";
-    case Type::kList: return "LIST";
+    case Type::kNull:
+      return "NULL";
+    case Type::kInteger:
+      return "INTEGER";
+    case Type::kReal:
+      return "REAL";
+    case Type::kText:
+      return "TEXT";
+    case Type::kBlob:
+      return "BLOB";
+    case Type::kBoolean:
+      return "BOOLEAN";
+    case Type::kTimestamp:
+      return "TIMESTAMP";
+    case Type::kList:
+      return "LIST";
   }
   return "UNKNOWN";
 }
@@ -83,13 +91,20 @@ std::string HexBlob(const std::string& bytes) {
 
 std::string Value::ToString() const {
   switch (type_) {
-    case Type::kNull: return "NULL";
-    case Type::kInteger: return std::to_string(i_);
-    case Type::kReal: return FormatReal(d_);
-    case Type::kText: return s_;
-    case Type::kBlob: return HexBlob(s_);
-    case Type::kBoolean: return i_ ? "TRUE" : "FALSE";
-    case Type::kTimestamp: return FormatTimestamp(i_);
+    case Type::kNull:
+      return "NULL";
+    case Type::kInteger:
+      return std::to_string(i_);
+    case Type::kReal:
+      return FormatReal(d_);
+    case Type::kText:
+      return s_;
+    case Type::kBlob:
+      return HexBlob(s_);
+    case Type::kBoolean:
+      return i_ ? "TRUE" : "FALSE";
+    case Type::kTimestamp:
+      return FormatTimestamp(i_);
     case Type::kList: {
       std::string out = "[";
       for (size_t i = 0; i < list_->size(); ++i) {
@@ -140,12 +155,17 @@ std::string Value::ToSqlLiteral() const {
 bool operator==(const Value& a, const Value& b) {
   if (a.type_ != b.type_) return false;
   switch (a.type_) {
-    case Type::kNull: return true;
-    case Type::kReal: return a.d_ == b.d_ && std::signbit(a.d_) == std::signbit(b.d_);
+    case Type::kNull:
+      return true;
+    case Type::kReal:
+      return a.d_ == b.d_ && std::signbit(a.d_) == std::signbit(b.d_);
     case Type::kText:
-    case Type::kBlob: return a.s_ == b.s_;
-    case Type::kList: return *a.list_ == *b.list_;
-    default: return a.i_ == b.i_;
+    case Type::kBlob:
+      return a.s_ == b.s_;
+    case Type::kList:
+      return *a.list_ == *b.list_;
+    default:
+      return a.i_ == b.i_;
   }
 }
 

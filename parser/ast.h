@@ -48,9 +48,20 @@ enum class ExprKind {
 enum class UnaryOp { kPlus, kMinus, kNot };
 
 enum class BinaryOp {
-  kAdd, kSub, kMul, kDiv, kMod, kConcat,
-  kEq, kNe, kLt, kLe, kGt, kGe,
-  kAnd, kOr,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMod,
+  kConcat,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kAnd,
+  kOr,
 };
 
 // A declared type: scalar type plus whether it is a list (`T[]`).
@@ -64,17 +75,17 @@ struct TypeName {
 struct Expr {
   ExprKind kind = ExprKind::kLiteral;
   Position pos;
-  Value literal;              // kLiteral
-  std::string name;           // kColumn name, kFunction name (lower case),
-                              // kParam ":name" name without the colon
-  std::string qualifier;      // kColumn: table or alias, may be empty
-  int param_index = 0;        // kParam: ?NNN number, or 0 for ? and :name
+  Value literal;          // kLiteral
+  std::string name;       // kColumn name, kFunction name (lower case),
+                          // kParam ":name" name without the colon
+  std::string qualifier;  // kColumn: table or alias, may be empty
+  int param_index = 0;    // kParam: ?NNN number, or 0 for ? and :name
   UnaryOp unary_op = UnaryOp::kPlus;
   BinaryOp binary_op = BinaryOp::kAdd;
-  bool negated = false;       // NOT BETWEEN / NOT IN / IS NOT NULL / NOT LIKE
-  bool distinct = false;      // kFunction: COUNT(DISTINCT x)
-  bool star = false;          // kFunction: COUNT(*)
-  TypeName cast_type;         // kCast
+  bool negated = false;   // NOT BETWEEN / NOT IN / IS NOT NULL / NOT LIKE
+  bool distinct = false;  // kFunction: COUNT(DISTINCT x)
+  bool star = false;      // kFunction: COUNT(*)
+  TypeName cast_type;     // kCast
   std::vector<ExprPtr> args;
 };
 
@@ -127,9 +138,9 @@ struct DropIndex {
 };
 
 struct SelectItem {
-  ExprPtr expr;        // null for `*`
-  std::string alias;   // empty when none
-  std::string text;    // the item's source text, for the result column name
+  ExprPtr expr;       // null for `*`
+  std::string alias;  // empty when none
+  std::string text;   // the item's source text, for the result column name
   Position pos;
 };
 
@@ -207,8 +218,8 @@ struct Statement {
   Position pos;
   std::string text;  // the statement's source text, without the `;`
   std::variant<CreateTable, CreateIndex, DropTable, DropIndex, Insert, Update,
-               Delete, Select, Explain, Analyze, Check, Begin, Commit,
-               Rollback, Pragma>
+               Delete, Select, Explain, Analyze, Check, Begin, Commit, Rollback,
+               Pragma>
       node;
 };
 

@@ -19,8 +19,8 @@ namespace levelql::parser {
 
 struct ParseOptions {
   size_t max_statement_length = 1'000'000;  // bytes of one statement
-  int max_expression_depth = 1000;           // nesting of expressions
-  size_t max_in_list = 10'000;               // items of one IN list
+  int max_expression_depth = 1000;          // nesting of expressions
+  size_t max_in_list = 10'000;              // items of one IN list
 };
 
 // Parses a `;`-separated script. Empty statements are skipped.

@@ -30,10 +30,10 @@ namespace levelql {
 struct Options {
   bool create_if_missing = true;
   bool read_only = false;
-  bool sync_writes = false;          // fsync every committed statement
+  bool sync_writes = false;  // fsync every committed statement
   size_t block_cache_bytes = 8 << 20;
-  int bloom_bits_per_key = 10;       // 0 disables the bloom filter
-  bool compression = true;           // snappy, when LevelDB has it
+  int bloom_bits_per_key = 10;  // 0 disables the bloom filter
+  bool compression = true;      // snappy, when LevelDB has it
 };
 
 // Values bound to a statement's parameters. `?` and `?NNN` are positional and

@@ -110,10 +110,10 @@ class Result {
 }  // namespace levelql
 
 // Propagates a non-OK Status out of the enclosing function.
-#define LQ_RETURN_IF_ERROR(expr)                 \
-  do {                                           \
-    ::levelql::Status lq_status_ = (expr);       \
-    if (!lq_status_.ok()) return lq_status_;     \
+#define LQ_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::levelql::Status lq_status_ = (expr);   \
+    if (!lq_status_.ok()) return lq_status_; \
   } while (0)
 
 #define LQ_CONCAT_INNER_(a, b) a##b

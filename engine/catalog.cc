@@ -1,0 +1,315 @@
+#include "engine/catalog.h"
+
+#include <set>
+
+#include "engine/value_ops.h"
+#include "parser/parser.h"
+
+namespace levelql {
+namespace {
+
+std::string Where(const parser::Position& pos) {
+  return "at " + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
+         ": ";
+}
+
+Result<const Collation*> CollationFor(const std::string& name,
+                                      const parser::Position& pos) {
+  Result<const Collation*> c = Collation::Get(name);
+  if (!c.ok()) {
+    return Status::InvalidArgument(Where(pos) + c.status().message());
+  }
+  return c;
+}
+
+// DEFAULT takes a literal, possibly signed.
+Result<Value> DefaultLiteral(const parser::Expr& e) {
+  if (e.kind == parser::ExprKind::kLiteral) return e.literal;
+  if (e.kind == parser::ExprKind::kUnary && e.args.size() == 1) {
+    LQ_ASSIGN_OR_RETURN(Value v, DefaultLiteral(*e.args[0]));
+    if (e.unary_op == parser::UnaryOp::kMinus) return Negate(v);
+    if (e.unary_op == parser::UnaryOp::kPlus) return v;
+  }
+  if (e.kind == parser::ExprKind::kArray) {
+    std::vector<Value> elements;
+    for (const auto& a : e.args) {
+      LQ_ASSIGN_OR_RETURN(Value v, DefaultLiteral(*a));
+      elements.push_back(std::move(v));
+    }
+    return Value::List(std::move(elements));
+  }
+  return Status::NotSupported(Where(e.pos) + "DEFAULT must be a literal");
+}
+
+void EncodeRecord(int64_t id, const std::string& sql, std::string* out) {
+  keys::EncodeValue(Value::Int(id), keys::Direction::kAsc, out);
+  keys::EncodeValue(Value::Text(sql), keys::Direction::kAsc, out);
+}
+
+Status DecodeRecord(std::string_view in, int64_t* id, std::string* sql,
+                    std::string_view* rest) {
+  Value v;
+  LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &v));
+  if (v.type() != Type::kInteger) return Status::Corruption("bad catalog id");
+  *id = v.int_value();
+  LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &v));
+  if (v.type() != Type::kText) return Status::Corruption("bad catalog sql");
+  *sql = v.text();
+  *rest = in;
+  return Status::OK();
+}
+
+std::string JoinVersions(const std::vector<std::string>& versions) {
+  std::string out;
+  for (size_t i = 0; i < versions.size(); ++i) {
+    if (i) out += '\n';
+    out += versions[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<TableSchema>> MakeTableSchema(
+    const parser::CreateTable& create, int64_t id, const std::string& sql) {
+  auto table = std::make_shared<TableSchema>();
+  table->id = id;
+  table->name = create.name;
+  table->sql = sql;
+  std::set<std::string> names;
+  std::vector<parser::IndexColumn> pk = create.primary_key;
+  for (const parser::ColumnDef& def : create.columns) {
+    if (!names.insert(def.name).second) {
+      return Status::InvalidArgument(Where(def.pos) + "duplicate column " +
+                                     def.name + " in table " + create.name);
+    }
+    ColumnSchema c;
+    c.name = def.name;
+    c.type = def.type.type;
+    c.is_list = def.type.is_list;
+    c.not_null = def.not_null || def.primary_key;
+    if (c.type == Type::kText || !def.collation.empty()) {
+      if (c.type != Type::kText && !def.collation.empty()) {
+        return Status::TypeError(Where(def.pos) + "COLLATE applies to TEXT, " +
+                                 "not to " + std::string(TypeName(c.type)) +
+                                 " column " + def.name);
+      }
+      LQ_ASSIGN_OR_RETURN(c.collation, CollationFor(def.collation, def.pos));
+    }
+    if (def.default_value) {
+      LQ_ASSIGN_OR_RETURN(Value v, DefaultLiteral(*def.default_value));
+      LQ_ASSIGN_OR_RETURN(c.default_value,
+                          CoerceForColumn(v, c.type, c.is_list, c.name));
+    }
+    if (def.primary_key) {
+      if (!create.primary_key.empty() || !pk.empty()) {
+        return Status::InvalidArgument(Where(def.pos) + "table " + create.name +
+                                       " has more than one primary key");
+      }
+      parser::IndexColumn k;
+      k.name = def.name;
+      k.pos = def.pos;
+      k.desc = def.primary_key_desc;
+      pk.push_back(k);
+    }
+    table->columns.push_back(std::move(c));
+  }
+  if (table->columns.empty()) {
+    return Status::InvalidArgument("table " + create.name + " has no columns");
+  }
+  if (pk.empty()) {
+    ColumnSchema rowid;
+    rowid.name = names.count("rowid") ? "_rowid_" : "rowid";
+    rowid.type = Type::kInteger;
+    rowid.not_null = true;
+    rowid.hidden = true;
+    table->columns.push_back(rowid);
+    table->hidden_rowid = true;
+    table->primary_key.push_back({static_cast<int>(table->columns.size()) - 1,
+                                  keys::Direction::kAsc, nullptr});
+  }
+  for (const parser::IndexColumn& k : pk) {
+    int col = table->FindColumn(k.name);
+    if (col < 0) {
+      return Status::InvalidArgument(Where(k.pos) + "no column " + k.name +
+                                     " in table " + create.name);
+    }
+    ColumnSchema& c = table->columns[col];
+    if (c.is_list) {
+      return Status::NotSupported(Where(k.pos) + "a list column (" + k.name +
+                                  ") in a primary key");
+    }
+    if (table->IsPrimaryKeyColumn(col)) {
+      return Status::InvalidArgument(Where(k.pos) + "column " + k.name +
+                                     " appears twice in the primary key");
+    }
+    c.not_null = true;
+    const Collation* coll = c.collation;
+    if (!k.collation.empty()) {
+      LQ_ASSIGN_OR_RETURN(coll, CollationFor(k.collation, k.pos));
+      c.collation = coll;
+    }
+    table->primary_key.push_back(
+        {col, k.desc ? keys::Direction::kDesc : keys::Direction::kAsc, coll});
+  }
+  return table;
+}
+
+Result<std::shared_ptr<IndexSchema>> MakeIndexSchema(
+    const parser::CreateIndex& create, const TableSchema& table, int64_t id,
+    const std::string& sql) {
+  auto index = std::make_shared<IndexSchema>();
+  index->id = id;
+  index->name = create.name;
+  index->table = table.name;
+  index->unique = create.unique;
+  index->sql = sql;
+  std::set<int> used;
+  for (const parser::IndexColumn& k : create.columns) {
+    int col = table.FindColumn(k.name);
+    if (col < 0 || table.columns[col].hidden) {
+      return Status::InvalidArgument(Where(k.pos) + "no column " + k.name +
+                                     " in table " + table.name);
+    }
+    if (!used.insert(col).second) {
+      return Status::InvalidArgument(Where(k.pos) + "column " + k.name +
+                                     " appears twice in index " + create.name);
+    }
+    const ColumnSchema& c = table.columns[col];
+    const Collation* coll = c.collation;
+    if (!k.collation.empty()) {
+      if (c.type != Type::kText) {
+        return Status::TypeError(Where(k.pos) + "COLLATE applies to TEXT, " +
+                                 "not to " + std::string(TypeName(c.type)) +
+                                 " column " + k.name);
+      }
+      LQ_ASSIGN_OR_RETURN(coll, CollationFor(k.collation, k.pos));
+    }
+    if (c.is_list) index->multi_valued = true;
+    index->columns.push_back(
+        {col, k.desc ? keys::Direction::kDesc : keys::Direction::kAsc, coll});
+    index->collation_versions.push_back(
+        c.type == Type::kText && coll && !coll->is_binary() ? coll->Version()
+                                                            : "");
+  }
+  for (const std::string& name : create.include) {
+    int col = table.FindColumn(name);
+    if (col < 0) {
+      return Status::InvalidArgument("no column " + name + " in table " +
+                                     table.name + " (INCLUDE of index " +
+                                     create.name + ")");
+    }
+    index->include.push_back(col);
+  }
+  return index;
+}
+
+std::string TableRecordKey(const std::string& name) {
+  return std::string(kTablePrefix) + name;
+}
+
+std::string IndexRecordKey(const std::string& name) {
+  return std::string(kIndexPrefix) + name;
+}
+
+void PutTableRecord(const TableSchema& table, WriteBatch* batch) {
+  std::string value;
+  EncodeRecord(table.id, table.sql, &value);
+  batch->Put(TableRecordKey(table.name), std::move(value));
+}
+
+void PutIndexRecord(const IndexSchema& index, WriteBatch* batch) {
+  std::string value;
+  EncodeRecord(index.id, index.sql, &value);
+  keys::EncodeValue(Value::Text(JoinVersions(index.collation_versions)),
+                    keys::Direction::kAsc, &value);
+  batch->Put(IndexRecordKey(index.name), std::move(value));
+}
+
+void PutNextId(int64_t next_id, WriteBatch* batch) {
+  std::string value;
+  keys::EncodeValue(Value::Int(next_id), keys::Direction::kAsc, &value);
+  batch->Put(std::string(kNextIdKey), std::move(value));
+}
+
+Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
+  CatalogState state;
+  std::string format;
+  Status s = store->Get(nullptr, kFormatKey, &format);
+  if (s.code() == Status::Code::kNotFound) {
+    if (read_only) return Status::InvalidArgument("database is empty");
+    WriteBatch batch;
+    batch.Put(std::string(kFormatKey), std::string(kFormatVersion));
+    batch.Put(std::string(kIcuKey), IcuVersion());
+    PutNextId(1, &batch);
+    LQ_RETURN_IF_ERROR(store->Write(batch, true));
+    return state;
+  }
+  LQ_RETURN_IF_ERROR(s);
+  if (format != kFormatVersion) {
+    return Status::NotSupported("database format version " + format +
+                                " is not supported by this build (it reads "
+                                "version " +
+                                std::string(kFormatVersion) + ")");
+  }
+  std::string next;
+  LQ_RETURN_IF_ERROR(store->Get(nullptr, kNextIdKey, &next));
+  std::string_view in = next;
+  Value v;
+  LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &v));
+  state.next_id = v.int_value();
+
+  // Tables first, then their indexes.
+  std::map<std::string, std::shared_ptr<TableSchema>> tables;
+  auto it = store->NewIterator(nullptr);
+  for (it->Seek(kTablePrefix);
+       it->Valid() && it->key().substr(0, kTablePrefix.size()) == kTablePrefix;
+       it->Next()) {
+    int64_t id;
+    std::string sql;
+    std::string_view rest;
+    LQ_RETURN_IF_ERROR(DecodeRecord(it->value(), &id, &sql, &rest));
+    LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
+    auto* create = std::get_if<parser::CreateTable>(&stmt.node);
+    if (!create) return Status::Corruption("catalog record is not a table");
+    LQ_ASSIGN_OR_RETURN(auto table, MakeTableSchema(*create, id, sql));
+    tables[table->name] = table;
+  }
+  LQ_RETURN_IF_ERROR(it->status());
+  for (it->Seek(kIndexPrefix);
+       it->Valid() && it->key().substr(0, kIndexPrefix.size()) == kIndexPrefix;
+       it->Next()) {
+    int64_t id;
+    std::string sql;
+    std::string_view rest;
+    LQ_RETURN_IF_ERROR(DecodeRecord(it->value(), &id, &sql, &rest));
+    Value versions;
+    LQ_RETURN_IF_ERROR(
+        keys::DecodeValue(&rest, keys::Direction::kAsc, &versions));
+    LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
+    auto* create = std::get_if<parser::CreateIndex>(&stmt.node);
+    if (!create) return Status::Corruption("catalog record is not an index");
+    auto t = tables.find(create->table);
+    if (t == tables.end()) {
+      return Status::Corruption("index " + create->name +
+                                " belongs to missing table " + create->table);
+    }
+    LQ_ASSIGN_OR_RETURN(auto index,
+                        MakeIndexSchema(*create, *t->second, id, sql));
+    std::string now = JoinVersions(index->collation_versions);
+    if (now != versions.text()) {
+      return Status::NotSupported(
+          "index " + index->name +
+          " was built with another collation version (stored '" +
+          versions.text() + "', this build has '" + now +
+          "'); rebuild it: DROP INDEX " + index->name + "; " + sql);
+    }
+    t->second->indexes.push_back(index);
+    state.index_table[index->name] = t->second->name;
+  }
+  LQ_RETURN_IF_ERROR(it->status());
+  for (auto& [name, table] : tables) state.tables[name] = table;
+  return state;
+}
+
+}  // namespace levelql

@@ -1,0 +1,69 @@
+// The catalog: which tables and indexes exist, persisted in the database.
+//
+// Each table and index is stored as a metadata record holding its id and the
+// CREATE statement that made it (like sqlite_master); opening a database
+// re-parses those statements. A CatalogState is an immutable snapshot shared
+// by the statements that read it; DDL builds a new one and swaps it in under
+// the database's write mutex. Metadata keys (all start with 0x00) are listed
+// in indexes/KEY_FORMAT.md.
+#ifndef LEVELQL_ENGINE_CATALOG_H_
+#define LEVELQL_ENGINE_CATALOG_H_
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "engine/kv_store.h"
+#include "indexes/schema.h"
+#include "parser/ast.h"
+
+namespace levelql {
+
+// Metadata keys. Stored on disk - do not change.
+inline constexpr std::string_view kFormatKey = std::string_view("\0format", 7);
+inline constexpr std::string_view kIcuKey = std::string_view("\0icu", 4);
+inline constexpr std::string_view kNextIdKey = std::string_view("\0next_id", 8);
+inline constexpr std::string_view kTablePrefix =
+    std::string_view("\0table\0", 7);
+inline constexpr std::string_view kIndexPrefix =
+    std::string_view("\0index\0", 7);
+inline constexpr std::string_view kStatsPrefix =
+    std::string_view("\0stats\0", 7);
+// The on-disk format version this build reads and writes.
+inline constexpr std::string_view kFormatVersion = "1";
+
+struct CatalogState {
+  std::map<std::string, std::shared_ptr<const TableSchema>> tables;
+  std::map<std::string, std::string> index_table;  // index name -> table
+  int64_t next_id = 1;
+  uint64_t version = 0;  // bumped by every DDL statement
+
+  const TableSchema* FindTable(const std::string& name) const {
+    auto it = tables.find(name);
+    return it == tables.end() ? nullptr : it->second.get();
+  }
+};
+
+// Builds a table schema from its CREATE TABLE statement (validating names,
+// types, collations and defaults).
+Result<std::shared_ptr<TableSchema>> MakeTableSchema(
+    const parser::CreateTable& create, int64_t id, const std::string& sql);
+Result<std::shared_ptr<IndexSchema>> MakeIndexSchema(
+    const parser::CreateIndex& create, const TableSchema& table, int64_t id,
+    const std::string& sql);
+
+// Catalog records.
+void PutTableRecord(const TableSchema& table, WriteBatch* batch);
+void PutIndexRecord(const IndexSchema& index, WriteBatch* batch);
+void PutNextId(int64_t next_id, WriteBatch* batch);
+std::string TableRecordKey(const std::string& name);
+std::string IndexRecordKey(const std::string& name);
+
+// Reads the catalog; initializes an empty database (format version, ICU
+// version). Refuses a database of another format version and any index whose
+// collation version differs from this build's, naming the index to rebuild.
+Result<CatalogState> LoadCatalog(KvStore* store, bool read_only);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_CATALOG_H_

@@ -1,0 +1,576 @@
+#include "engine/database_impl.h"
+
+#include "engine/check.h"
+#include "indexes/row_format.h"
+
+namespace levelql {
+namespace {
+
+// A cursor over the rows of a SELECT. Owns everything its operators point
+// at; `exec` is declared last so its operators are destroyed first.
+class SelectCursor : public Cursor {
+ public:
+  struct State {
+    std::shared_ptr<const CatalogState> catalog;
+    BoundSelect bound;
+    std::vector<Value> params;
+    ExecContext ctx;
+    SelectExecution exec;
+  };
+
+  explicit SelectCursor(std::unique_ptr<State> state)
+      : state_(std::move(state)) {
+    names_ = state_->bound.output_names;
+    types_ = state_->bound.output_types;
+  }
+
+  bool Next() override {
+    if (!state_->exec.root->Next(&row_)) return false;
+    row_.resize(state_->exec.width);
+    return true;
+  }
+  const Row& row() const override { return row_; }
+  const std::vector<std::string>& column_names() const override {
+    return names_;
+  }
+  const std::vector<Type>& column_types() const override { return types_; }
+  Status status() const override { return state_->exec.root->status(); }
+
+ private:
+  std::unique_ptr<State> state_;
+  std::vector<std::string> names_;
+  std::vector<Type> types_;
+  Row row_;
+};
+
+// A cursor over rows computed up front (EXPLAIN, PRAGMA, DML results).
+class ValuesCursor : public Cursor {
+ public:
+  ValuesCursor(std::vector<std::string> names, std::vector<Row> rows)
+      : names_(std::move(names)),
+        types_(names_.size(), Type::kNull),
+        rows_(std::move(rows)) {}
+  bool Next() override {
+    if (pos_ >= rows_.size()) return false;
+    row_ = std::move(rows_[pos_++]);
+    return true;
+  }
+  const Row& row() const override { return row_; }
+  const std::vector<std::string>& column_names() const override {
+    return names_;
+  }
+  const std::vector<Type>& column_types() const override { return types_; }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<Type> types_;
+  std::vector<Row> rows_;
+  size_t pos_ = 0;
+  Row row_;
+};
+
+class PreparedStatement : public levelql::Statement {
+ public:
+  PreparedStatement(DatabaseImpl* db, parser::Statement stmt)
+      : db_(db), stmt_(std::move(stmt)) {}
+
+  Result<std::unique_ptr<Cursor>> Query(const Params& params) override {
+    int64_t affected = 0;
+    return db_->Run(stmt_, params, &affected);
+  }
+  Result<ExecResult> Execute(const Params& params) override {
+    int64_t affected = 0;
+    LQ_ASSIGN_OR_RETURN(auto cursor, db_->Run(stmt_, params, &affected));
+    while (cursor->Next()) {
+    }
+    LQ_RETURN_IF_ERROR(cursor->status());
+    return ExecResult{affected};
+  }
+  Result<std::unique_ptr<Cursor>> Resume(const std::string&,
+                                         const Params&) override {
+    return Status::NotSupported("continuation tokens");
+  }
+  int parameter_count() const override {
+    // Binding reports the slots; count them on a throwaway bind.
+    return -1;
+  }
+
+ private:
+  DatabaseImpl* db_;
+  parser::Statement stmt_;
+};
+
+std::unique_ptr<Cursor> EmptyCursor() {
+  return std::make_unique<ValuesCursor>(std::vector<std::string>{},
+                                        std::vector<Row>{});
+}
+
+}  // namespace
+
+Result<std::vector<Value>> BindParams(const ParamSlots& slots,
+                                      const Params& params) {
+  std::vector<Value> out(slots.count);
+  size_t positional = 0;
+  for (int i = 0; i < slots.count; ++i) {
+    if (!slots.names[i].empty()) {
+      auto it = params.named.find(slots.names[i]);
+      if (it != params.named.end()) {
+        out[i] = it->second;
+      } else if (static_cast<size_t>(i) < params.positional.size()) {
+        out[i] = params.positional[i];
+      }
+    } else if (static_cast<size_t>(i) < params.positional.size()) {
+      out[i] = params.positional[i];
+      ++positional;
+    }
+  }
+  if (params.positional.size() > static_cast<size_t>(slots.count)) {
+    return Status::InvalidArgument(std::to_string(params.positional.size()) +
+                                   " values bound, but the statement has " +
+                                   std::to_string(slots.count) + " parameters");
+  }
+  for (const auto& [name, value] : params.named) {
+    bool found = false;
+    for (const std::string& n : slots.names) found |= n == name;
+    if (!found) {
+      return Status::InvalidArgument("the statement has no parameter :" + name);
+    }
+  }
+  return out;
+}
+
+DatabaseImpl::DatabaseImpl(std::unique_ptr<KvStore> store, CatalogState catalog,
+                           const Options& options)
+    : store_(std::move(store)),
+      options_(options),
+      catalog_(std::make_shared<const CatalogState>(std::move(catalog))) {}
+
+std::shared_ptr<const CatalogState> DatabaseImpl::catalog() const {
+  std::lock_guard<std::mutex> lock(catalog_mu_);
+  return catalog_;
+}
+
+void DatabaseImpl::SetCatalog(std::shared_ptr<const CatalogState> next) {
+  std::lock_guard<std::mutex> lock(catalog_mu_);
+  catalog_ = std::move(next);
+}
+
+std::vector<std::string> DatabaseImpl::TableNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, table] : catalog()->tables) names.push_back(name);
+  return names;
+}
+
+ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params) {
+  ExecContext ctx;
+  ctx.store = store_.get();
+  ctx.snapshot = store_->GetSnapshot();
+  ctx.params = params;
+  ctx.interrupt_epoch = &interrupt_epoch_;
+  ctx.start_epoch = interrupt_epoch_.load();
+  return ctx;
+}
+
+Status DatabaseImpl::Commit(const WriteBatch& batch) {
+  if (options_.read_only) {
+    return Status::NotSupported("the database is open read-only");
+  }
+  if (batch.empty()) return Status::OK();
+  return store_->Write(batch, options_.sync_writes);
+}
+
+Status DatabaseImpl::Execute(std::string_view sql) {
+  LQ_ASSIGN_OR_RETURN(std::vector<parser::Statement> stmts,
+                      parser::ParseScript(sql));
+  for (const parser::Statement& stmt : stmts) {
+    int64_t affected = 0;
+    LQ_ASSIGN_OR_RETURN(auto cursor, Run(stmt, Params(), &affected));
+    while (cursor->Next()) {
+    }
+    LQ_RETURN_IF_ERROR(cursor->status());
+  }
+  return Status::OK();
+}
+
+Result<ExecResult> DatabaseImpl::Execute(std::string_view sql,
+                                         const Params& params) {
+  LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
+  int64_t affected = 0;
+  LQ_ASSIGN_OR_RETURN(auto cursor, Run(stmt, params, &affected));
+  while (cursor->Next()) {
+  }
+  LQ_RETURN_IF_ERROR(cursor->status());
+  return ExecResult{affected};
+}
+
+Result<std::unique_ptr<levelql::Statement>> DatabaseImpl::Prepare(
+    std::string_view sql) {
+  LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
+  return std::unique_ptr<levelql::Statement>(
+      std::make_unique<PreparedStatement>(this, std::move(stmt)));
+}
+
+Result<std::unique_ptr<Cursor>> DatabaseImpl::Query(std::string_view sql,
+                                                    const Params& params) {
+  LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
+  int64_t affected = 0;
+  return Run(stmt, params, &affected);
+}
+
+Result<std::string> DatabaseImpl::Explain(std::string_view sql,
+                                          const Params& params) {
+  LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
+  const parser::Statement* target = &stmt;
+  if (auto* e = std::get_if<parser::Explain>(&stmt.node)) {
+    target = e->statement.get();
+  }
+  auto* select = std::get_if<parser::Select>(&target->node);
+  if (!select) {
+    return Status::NotSupported("EXPLAIN of this statement kind");
+  }
+  LQ_ASSIGN_OR_RETURN(auto cursor, RunSelect(*select, params, true));
+  std::string out;
+  while (cursor->Next()) {
+    out += cursor->row()[0].text();
+    out += '\n';
+  }
+  LQ_RETURN_IF_ERROR(cursor->status());
+  return out;
+}
+
+Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
+    const parser::Select& select, const Params& params, bool explain_only) {
+  auto state = std::make_unique<SelectCursor::State>();
+  state->catalog = catalog();
+  Binder binder(state->catalog);
+  LQ_ASSIGN_OR_RETURN(state->bound, binder.BindSelect(select));
+  LQ_ASSIGN_OR_RETURN(state->params, BindParams(binder.params(), params));
+  state->ctx = NewContext(&state->params);
+  LQ_ASSIGN_OR_RETURN(state->exec, BuildSelect(state->bound, &state->ctx));
+  if (explain_only) {
+    std::vector<Row> rows;
+    std::string text = state->exec.explain;
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      rows.push_back({Value::Text(text.substr(start, end - start))});
+      start = end + 1;
+    }
+    return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
+        std::vector<std::string>{"plan"}, std::move(rows)));
+  }
+  return std::unique_ptr<Cursor>(
+      std::make_unique<SelectCursor>(std::move(state)));
+}
+
+Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(const parser::Statement& stmt,
+                                                  const Params& params,
+                                                  int64_t* affected) {
+  *affected = 0;
+  const auto& node = stmt.node;
+  if (auto* s = std::get_if<parser::Select>(&node)) {
+    return RunSelect(*s, params, false);
+  }
+  if (auto* e = std::get_if<parser::Explain>(&node)) {
+    if (auto* s = std::get_if<parser::Select>(&e->statement->node)) {
+      return RunSelect(*s, params, true);
+    }
+    return Status::NotSupported("EXPLAIN of UPDATE or DELETE");
+  }
+  if (std::holds_alternative<parser::Insert>(node) ||
+      std::holds_alternative<parser::Update>(node) ||
+      std::holds_alternative<parser::Delete>(node)) {
+    LQ_ASSIGN_OR_RETURN(*affected, RunWrite(stmt, params));
+    return EmptyCursor();
+  }
+  if (auto* c = std::get_if<parser::CreateTable>(&node)) {
+    LQ_RETURN_IF_ERROR(RunCreateTable(stmt, *c));
+  } else if (auto* c = std::get_if<parser::CreateIndex>(&node)) {
+    LQ_RETURN_IF_ERROR(RunCreateIndex(stmt, *c));
+  } else if (auto* d = std::get_if<parser::DropTable>(&node)) {
+    LQ_RETURN_IF_ERROR(RunDropTable(*d));
+  } else if (auto* d = std::get_if<parser::DropIndex>(&node)) {
+    LQ_RETURN_IF_ERROR(RunDropIndex(*d));
+  } else if (auto* p = std::get_if<parser::Pragma>(&node)) {
+    return RunPragma(*p);
+  } else if (auto* c = std::get_if<parser::Check>(&node)) {
+    LQ_RETURN_IF_ERROR(RunCheck(*c));
+  } else if (std::holds_alternative<parser::Analyze>(node)) {
+    return Status::NotSupported("ANALYZE (statistics are not collected yet)");
+  } else {
+    return Status::NotSupported(
+        "BEGIN/COMMIT/ROLLBACK: every statement is its own atomic "
+        "transaction");
+  }
+  return EmptyCursor();
+}
+
+Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table) {
+  auto it = next_rowid_.find(table.id);
+  if (it == next_rowid_.end()) {
+    std::string prefix = rows::IdPrefix(table.id);
+    auto iter = store_->NewIterator(nullptr);
+    iter->Seek(keys::PrefixSuccessor(prefix));
+    if (iter->Valid()) {
+      iter->Prev();
+    } else {
+      iter->SeekToLast();
+    }
+    int64_t next = 1;
+    if (iter->Valid() && iter->key().substr(0, prefix.size()) == prefix) {
+      Row row;
+      LQ_RETURN_IF_ERROR(
+          rows::DecodeRow(table, iter->key(), iter->value(), &row));
+      next = row[table.primary_key[0].column].int_value() + 1;
+    }
+    LQ_RETURN_IF_ERROR(iter->status());
+    it = next_rowid_.emplace(table.id, next).first;
+  }
+  return it->second++;
+}
+
+Result<int64_t> DatabaseImpl::RunWrite(const parser::Statement& stmt,
+                                       const Params& params) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto cat = catalog();
+  Binder binder(cat);
+  ExecContext ctx;
+  std::vector<Value> values;
+  auto rowids = [this](const TableSchema& t) { return NextRowId(t); };
+  int64_t count = 0;
+  WriteTxn* txn = nullptr;
+  std::unique_ptr<WriteTxn> owned;
+  auto start = [&](const ParamSlots& slots) -> Status {
+    LQ_ASSIGN_OR_RETURN(values, BindParams(slots, params));
+    ctx = NewContext(&values);
+    owned = std::make_unique<WriteTxn>(store_.get(), ctx.snapshot);
+    txn = owned.get();
+    return Status::OK();
+  };
+  if (auto* ins = std::get_if<parser::Insert>(&stmt.node)) {
+    LQ_ASSIGN_OR_RETURN(BoundInsert bound, binder.BindInsert(*ins));
+    LQ_RETURN_IF_ERROR(start(binder.params()));
+    LQ_ASSIGN_OR_RETURN(count, ExecuteInsert(bound, &ctx, txn, rowids));
+  } else if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
+    LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
+    LQ_RETURN_IF_ERROR(start(binder.params()));
+    LQ_ASSIGN_OR_RETURN(count, ExecuteUpdate(bound, &ctx, txn));
+  } else if (auto* del = std::get_if<parser::Delete>(&stmt.node)) {
+    LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
+    LQ_RETURN_IF_ERROR(start(binder.params()));
+    LQ_ASSIGN_OR_RETURN(count, ExecuteDelete(bound, &ctx, txn));
+  }
+  LQ_RETURN_IF_ERROR(Commit(txn->ToBatch()));
+  return count;
+}
+
+Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
+                                    const parser::CreateTable& create) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto cat = catalog();
+  if (cat->tables.count(create.name)) {
+    if (create.if_not_exists) return Status::OK();
+    return Status::InvalidArgument("table " + create.name + " already exists");
+  }
+  LQ_ASSIGN_OR_RETURN(auto table,
+                      MakeTableSchema(create, cat->next_id, stmt.text));
+  auto next = std::make_shared<CatalogState>(*cat);
+  next->next_id++;
+  next->version++;
+  WriteBatch batch;
+  PutTableRecord(*table, &batch);
+  PutNextId(next->next_id, &batch);
+  LQ_RETURN_IF_ERROR(Commit(batch));
+  next->tables[table->name] = table;
+  SetCatalog(next);
+  return Status::OK();
+}
+
+Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
+                                    const parser::CreateIndex& create) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto cat = catalog();
+  if (cat->index_table.count(create.name)) {
+    if (create.if_not_exists) return Status::OK();
+    return Status::InvalidArgument("index " + create.name + " already exists");
+  }
+  const TableSchema* table = cat->FindTable(create.table);
+  if (!table) return Status::NotFound("no table " + create.table);
+  LQ_ASSIGN_OR_RETURN(auto index,
+                      MakeIndexSchema(create, *table, cat->next_id, stmt.text));
+  // Backfill from one snapshot; UNIQUE conflicts abort the whole statement.
+  ExecContext ctx = NewContext(nullptr);
+  WriteTxn txn(store_.get(), ctx.snapshot);
+  auto table_ptr = cat->tables.at(create.table);
+  auto scan = NewTableScan(&ctx, table_ptr);
+  Row row;
+  std::vector<rows::IndexEntry> entries;
+  std::string existing;
+  while (scan->Next(&row)) {
+    entries.clear();
+    rows::IndexEntriesForRow(*table, *index, row, &entries);
+    for (rows::IndexEntry& e : entries) {
+      if (e.unique_key && txn.Get(e.key, &existing).ok()) {
+        std::string vals;
+        for (size_t i = 0; i < index->columns.size(); ++i) {
+          if (i) vals += ", ";
+          vals += row[index->columns[i].column].ToSqlLiteral();
+        }
+        return Status::ConstraintError("UNIQUE index " + index->name +
+                                       ": duplicate key " + vals);
+      }
+      txn.Put(std::move(e.key), std::move(e.value));
+    }
+  }
+  LQ_RETURN_IF_ERROR(scan->status());
+  WriteBatch batch = txn.ToBatch();
+  PutIndexRecord(*index, &batch);
+  auto next = std::make_shared<CatalogState>(*cat);
+  next->next_id++;
+  next->version++;
+  PutNextId(next->next_id, &batch);
+  LQ_RETURN_IF_ERROR(Commit(batch));
+  auto new_table = std::make_shared<TableSchema>(*table);
+  new_table->indexes.push_back(index);
+  next->tables[table->name] = new_table;
+  next->index_table[index->name] = table->name;
+  SetCatalog(next);
+  return Status::OK();
+}
+
+Status DatabaseImpl::DeleteRange(const std::string& prefix, WriteBatch* batch) {
+  auto it = store_->NewIterator(nullptr);
+  for (it->Seek(prefix);
+       it->Valid() && it->key().substr(0, prefix.size()) == prefix;
+       it->Next()) {
+    batch->Delete(std::string(it->key()));
+  }
+  return it->status();
+}
+
+Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto cat = catalog();
+  const TableSchema* table = cat->FindTable(drop.name);
+  if (!table) {
+    if (drop.if_exists) return Status::OK();
+    return Status::NotFound("no table " + drop.name);
+  }
+  WriteBatch batch;
+  LQ_RETURN_IF_ERROR(DeleteRange(rows::IdPrefix(table->id), &batch));
+  auto next = std::make_shared<CatalogState>(*cat);
+  for (const auto& index : table->indexes) {
+    LQ_RETURN_IF_ERROR(DeleteRange(rows::IdPrefix(index->id), &batch));
+    batch.Delete(IndexRecordKey(index->name));
+    next->index_table.erase(index->name);
+  }
+  batch.Delete(TableRecordKey(table->name));
+  LQ_RETURN_IF_ERROR(Commit(batch));
+  next_rowid_.erase(table->id);
+  next->tables.erase(drop.name);
+  next->version++;
+  SetCatalog(next);
+  return Status::OK();
+}
+
+Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto cat = catalog();
+  auto it = cat->index_table.find(drop.name);
+  if (it == cat->index_table.end()) {
+    if (drop.if_exists) return Status::OK();
+    return Status::NotFound("no index " + drop.name);
+  }
+  const TableSchema* table = cat->FindTable(it->second);
+  auto new_table = std::make_shared<TableSchema>(*table);
+  WriteBatch batch;
+  for (size_t i = 0; i < new_table->indexes.size(); ++i) {
+    if (new_table->indexes[i]->name == drop.name) {
+      LQ_RETURN_IF_ERROR(
+          DeleteRange(rows::IdPrefix(new_table->indexes[i]->id), &batch));
+      new_table->indexes.erase(new_table->indexes.begin() + i);
+      break;
+    }
+  }
+  batch.Delete(IndexRecordKey(drop.name));
+  LQ_RETURN_IF_ERROR(Commit(batch));
+  auto next = std::make_shared<CatalogState>(*cat);
+  next->tables[new_table->name] = new_table;
+  next->index_table.erase(drop.name);
+  next->version++;
+  SetCatalog(next);
+  return Status::OK();
+}
+
+Result<std::unique_ptr<Cursor>> DatabaseImpl::RunPragma(
+    const parser::Pragma& pragma) {
+  std::lock_guard<std::mutex> lock(settings_mu_);
+  if (pragma.name == "disable_rules") {
+    if (pragma.value) settings_.disabled_rules = pragma.value->ToString();
+    return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
+        std::vector<std::string>{"disable_rules"},
+        std::vector<Row>{{Value::Text(settings_.disabled_rules)}}));
+  }
+  if (pragma.name == "sort_memory_bytes") {
+    if (pragma.value) {
+      if (pragma.value->type() != Type::kInteger ||
+          pragma.value->int_value() < 1024) {
+        return Status::InvalidArgument(
+            "PRAGMA sort_memory_bytes takes an integer >= 1024");
+      }
+      settings_.sort_memory_bytes = pragma.value->int_value();
+    }
+    return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
+        std::vector<std::string>{"sort_memory_bytes"},
+        std::vector<Row>{{Value::Int(settings_.sort_memory_bytes)}}));
+  }
+  return Status::NotSupported("PRAGMA " + pragma.name +
+                              " (known: disable_rules, sort_memory_bytes)");
+}
+
+Status DatabaseImpl::RunCheck(const parser::Check& check) {
+  auto cat = catalog();
+  ExecContext ctx = NewContext(nullptr);
+  std::vector<std::shared_ptr<const TableSchema>> tables;
+  std::string only_index;
+  switch (check.target) {
+    case parser::Check::Target::kAll:
+      for (const auto& [name, t] : cat->tables) tables.push_back(t);
+      break;
+    case parser::Check::Target::kTable: {
+      auto it = cat->tables.find(check.name);
+      if (it == cat->tables.end())
+        return Status::NotFound("no table " + check.name);
+      tables.push_back(it->second);
+      break;
+    }
+    case parser::Check::Target::kIndex: {
+      auto it = cat->index_table.find(check.name);
+      if (it == cat->index_table.end())
+        return Status::NotFound("no index " + check.name);
+      tables.push_back(cat->tables.at(it->second));
+      only_index = check.name;
+      break;
+    }
+  }
+  CheckReport report;
+  for (const auto& t : tables) {
+    LQ_RETURN_IF_ERROR(
+        CheckTable(store_.get(), ctx.snapshot.get(), *t, only_index, &report));
+  }
+  return report.ToStatus();
+}
+
+Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
+                                                 const Options& options) {
+  LQ_ASSIGN_OR_RETURN(std::unique_ptr<KvStore> store,
+                      OpenLevelDbStore(path, options));
+  LQ_ASSIGN_OR_RETURN(CatalogState catalog,
+                      LoadCatalog(store.get(), options.read_only));
+  return std::unique_ptr<Database>(std::make_unique<DatabaseImpl>(
+      std::move(store), std::move(catalog), options));
+}
+
+}  // namespace levelql

@@ -1,0 +1,89 @@
+// DatabaseImpl: the engine behind the public Database API.
+//
+// Owns the KvStore, the current CatalogState and the connection settings.
+// Thread-safe as database.h promises: DDL and DML take write_mu_ (one writer
+// at a time); readers take a snapshot of the store and of the catalog and
+// never block writers. Each statement is parsed, bound against the catalog
+// it sees at its start, and executed on one store snapshot.
+#ifndef LEVELQL_ENGINE_DATABASE_IMPL_H_
+#define LEVELQL_ENGINE_DATABASE_IMPL_H_
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include "engine/catalog.h"
+#include "engine/executor.h"
+#include "levelql/database.h"
+#include "parser/parser.h"
+
+namespace levelql {
+
+// Connection settings changed by PRAGMA.
+struct Settings {
+  std::string disabled_rules;  // comma-separated rule names
+  int64_t sort_memory_bytes = 64 << 20;
+};
+
+class DatabaseImpl : public Database {
+ public:
+  DatabaseImpl(std::unique_ptr<KvStore> store, CatalogState catalog,
+               const Options& options);
+
+  Status Execute(std::string_view sql) override;
+  Result<ExecResult> Execute(std::string_view sql,
+                             const Params& params) override;
+  Result<std::unique_ptr<levelql::Statement>> Prepare(
+      std::string_view sql) override;
+  Result<std::unique_ptr<Cursor>> Query(std::string_view sql,
+                                        const Params& params) override;
+  Result<std::string> Explain(std::string_view sql,
+                              const Params& params) override;
+  void Interrupt() override { interrupt_epoch_.fetch_add(1); }
+  std::vector<std::string> TableNames() override;
+
+  // Runs one parsed statement. Statements that return rows give a cursor;
+  // others give a cursor with no columns and set *affected.
+  Result<std::unique_ptr<Cursor>> Run(const parser::Statement& stmt,
+                                      const Params& params, int64_t* affected);
+
+  std::shared_ptr<const CatalogState> catalog() const;
+
+ private:
+  Result<std::unique_ptr<Cursor>> RunSelect(const parser::Select& select,
+                                            const Params& params,
+                                            bool explain_only);
+  Status RunCreateTable(const parser::Statement& stmt,
+                        const parser::CreateTable& create);
+  Status RunCreateIndex(const parser::Statement& stmt,
+                        const parser::CreateIndex& create);
+  Status RunDropTable(const parser::DropTable& drop);
+  Status RunDropIndex(const parser::DropIndex& drop);
+  Result<int64_t> RunWrite(const parser::Statement& stmt, const Params& params);
+  Result<std::unique_ptr<Cursor>> RunPragma(const parser::Pragma& pragma);
+  Status RunCheck(const parser::Check& check);
+
+  Status Commit(const WriteBatch& batch);
+  void SetCatalog(std::shared_ptr<const CatalogState> next);
+  Result<int64_t> NextRowId(const TableSchema& table);
+  ExecContext NewContext(const std::vector<Value>* params);
+  Status DeleteRange(const std::string& prefix, WriteBatch* batch);
+
+  std::unique_ptr<KvStore> store_;
+  Options options_;
+  mutable std::mutex catalog_mu_;
+  std::shared_ptr<const CatalogState> catalog_;  // guarded by catalog_mu_
+  std::mutex write_mu_;                          // one writer at a time
+  std::map<int64_t, int64_t> next_rowid_;        // guarded by write_mu_
+  std::atomic<uint64_t> interrupt_epoch_{0};
+  std::mutex settings_mu_;
+  Settings settings_;  // guarded by settings_mu_
+};
+
+// Binds parameter values to the slots of a statement.
+Result<std::vector<Value>> BindParams(const ParamSlots& slots,
+                                      const Params& params);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_DATABASE_IMPL_H_

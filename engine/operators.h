@@ -1,0 +1,88 @@
+// Pull-based row operators: each pulls rows from its input on Next().
+//
+// A RowSource is used by one thread. Next(row) returns false at the end or on
+// error; status() tells which. Rows handed out are owned by the caller.
+// Operators here are the always-correct building blocks (scan, filter,
+// project, aggregate, distinct, sort, limit); index access paths add their
+// own sources in access_path.h.
+#ifndef LEVELQL_ENGINE_OPERATORS_H_
+#define LEVELQL_ENGINE_OPERATORS_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/expr.h"
+#include "engine/kv_store.h"
+#include "indexes/schema.h"
+
+namespace levelql {
+
+// Per-statement execution state: one snapshot for every read.
+struct ExecContext {
+  KvStore* store = nullptr;
+  std::shared_ptr<const KvSnapshot> snapshot;
+  const std::vector<Value>* params = nullptr;
+  const std::atomic<uint64_t>* interrupt_epoch = nullptr;
+  uint64_t start_epoch = 0;
+  // Counters for EXPLAIN ANALYZE.
+  uint64_t keys_read = 0;
+  uint64_t seeks = 0;
+
+  bool interrupted() const {
+    return interrupt_epoch && interrupt_epoch->load() != start_epoch;
+  }
+};
+
+class RowSource {
+ public:
+  virtual ~RowSource() = default;
+  virtual bool Next(Row* row) = 0;
+  virtual Status status() const = 0;
+};
+
+// Every row of `table` in primary-key order.
+std::unique_ptr<RowSource> NewTableScan(
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table);
+// Rows of `input` for which `predicate` is TRUE. The predicate must outlive
+// the operator.
+std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,
+                                     std::unique_ptr<RowSource> input,
+                                     const BoundExpr* predicate);
+// Evaluates `exprs` over each input row.
+std::unique_ptr<RowSource> NewProject(ExecContext* ctx,
+                                      std::unique_ptr<RowSource> input,
+                                      std::vector<const BoundExpr*> exprs);
+// One row: `exprs` evaluated over the aggregates of all input rows (bare
+// columns see the last input row, or NULLs when there was none).
+std::unique_ptr<RowSource> NewAggregate(
+    ExecContext* ctx, std::unique_ptr<RowSource> input,
+    const std::vector<AggregateSpec>* aggregates,
+    std::vector<const BoundExpr*> exprs, size_t row_width);
+// Drops rows whose first `width` values equal an earlier row's.
+std::unique_ptr<RowSource> NewDistinct(
+    std::unique_ptr<RowSource> input, size_t width,
+    std::vector<const Collation*> collations);
+
+struct SortKey {
+  int column = 0;  // position in the row
+  bool desc = false;
+  const Collation* collation = nullptr;
+};
+// All rows sorted by `keys` (stable). With `limit` >= 0 keeps only the first
+// `limit` rows using a bounded heap (top-k).
+std::unique_ptr<RowSource> NewSort(ExecContext* ctx,
+                                   std::unique_ptr<RowSource> input,
+                                   std::vector<SortKey> keys, int64_t limit);
+// Skips `offset` rows, then returns at most `limit` (-1: no limit).
+std::unique_ptr<RowSource> NewLimit(std::unique_ptr<RowSource> input,
+                                    int64_t offset, int64_t limit);
+// Rows from a vector.
+std::unique_ptr<RowSource> NewValues(std::vector<Row> rows);
+
+int CompareRows(const Row& a, const Row& b, const std::vector<SortKey>& keys);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_OPERATORS_H_

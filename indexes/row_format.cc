@@ -1,0 +1,220 @@
+#include "indexes/row_format.h"
+
+#include <algorithm>
+
+namespace levelql::rows {
+namespace {
+
+void PutVarint32(uint32_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+bool GetVarint32(std::string_view* in, uint32_t* v) {
+  uint32_t result = 0;
+  for (int shift = 0; shift <= 28 && !in->empty(); shift += 7) {
+    uint8_t byte = static_cast<uint8_t>(in->front());
+    in->remove_prefix(1);
+    result |= static_cast<uint32_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      *v = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether a column's value lives in the row value (rather than only the key).
+bool StoredInValue(const TableSchema& table, int column) {
+  if (!table.IsPrimaryKeyColumn(column)) return true;
+  const ColumnSchema& c = table.columns[column];
+  return c.type == Type::kText && c.collation && !c.collation->is_binary();
+}
+
+bool HasNonBinaryText(const ColumnSchema& c) {
+  return c.type == Type::kText && c.collation && !c.collation->is_binary();
+}
+
+}  // namespace
+
+std::string IdPrefix(int64_t id) {
+  std::string out;
+  keys::EncodeValue(Value::Int(id), keys::Direction::kAsc, &out);
+  return out;
+}
+
+void EncodeKeyComponent(const ColumnSchema& column, const Value& value,
+                        keys::Direction direction, std::string* out) {
+  if (value.type() == Type::kText && HasNonBinaryText(column)) {
+    std::string sort_key;
+    column.collation->SortKey(value.text(), &sort_key);
+    keys::EncodeValue(Value::Blob(std::move(sort_key)), direction, out);
+    return;
+  }
+  keys::EncodeValue(value, direction, out);
+}
+
+std::string PrimaryKeyBytes(const TableSchema& table, const Row& row) {
+  std::string out;
+  for (const KeyColumn& k : table.primary_key) {
+    EncodeKeyComponent(table.columns[k.column], row[k.column], k.direction,
+                       &out);
+  }
+  return out;
+}
+
+std::string RowKey(const TableSchema& table, const Row& row) {
+  std::string out = IdPrefix(table.id);
+  out += PrimaryKeyBytes(table, row);
+  return out;
+}
+
+std::string RowValue(const TableSchema& table, const Row& row) {
+  std::string out(1, kRowFormatV1);
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (StoredInValue(table, static_cast<int>(i))) {
+      keys::EncodeValue(row[i], keys::Direction::kAsc, &out);
+    }
+  }
+  return out;
+}
+
+Status DecodeRow(const TableSchema& table, std::string_view key,
+                 std::string_view value, Row* row) {
+  row->assign(table.columns.size(), Value());
+  Value ignored;
+  LQ_RETURN_IF_ERROR(keys::DecodeValue(&key, keys::Direction::kAsc, &ignored));
+  for (const KeyColumn& k : table.primary_key) {
+    Value v;
+    LQ_RETURN_IF_ERROR(keys::DecodeValue(&key, k.direction, &v));
+    (*row)[k.column] = std::move(v);
+  }
+  if (!key.empty()) return Status::Corruption("trailing bytes in row key");
+  if (value.empty() || value[0] != kRowFormatV1) {
+    return Status::Corruption("unknown row format in table " + table.name);
+  }
+  value.remove_prefix(1);
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (StoredInValue(table, static_cast<int>(i))) {
+      LQ_RETURN_IF_ERROR(
+          keys::DecodeValue(&value, keys::Direction::kAsc, &(*row)[i]));
+    }
+  }
+  if (!value.empty()) return Status::Corruption("trailing bytes in row value");
+  return Status::OK();
+}
+
+void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
+                        const Row& row, std::vector<IndexEntry>* out) {
+  // Key components per index column; a multi-valued column contributes one
+  // alternative per distinct element, and the entries are their product.
+  std::vector<std::vector<std::string>> alternatives;
+  alternatives.reserve(index.columns.size());
+  bool has_null = false;
+  for (const KeyColumn& k : index.columns) {
+    const ColumnSchema& column = table.columns[k.column];
+    const Value& v = row[k.column];
+    std::vector<std::string> parts;
+    if (column.is_list) {
+      if (v.type() == Type::kList) {
+        for (const Value& element : v.list()) {
+          std::string part;
+          EncodeKeyComponent(column, element, k.direction, &part);
+          parts.push_back(std::move(part));
+          if (element.is_null()) has_null = true;
+        }
+        std::sort(parts.begin(), parts.end());
+        parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+      }
+      if (parts.empty()) {
+        std::string part;
+        keys::EncodeValue(Value(), k.direction, &part);
+        parts.push_back(std::move(part));
+        has_null = true;
+      }
+    } else {
+      std::string part;
+      EncodeKeyComponent(column, v, k.direction, &part);
+      parts.push_back(std::move(part));
+      if (v.is_null()) has_null = true;
+    }
+    alternatives.push_back(std::move(parts));
+  }
+
+  const std::string pk = PrimaryKeyBytes(table, row);
+  std::string include;
+  for (int c : index.include) {
+    keys::EncodeValue(row[c], keys::Direction::kAsc, &include);
+  }
+  const bool unique_layout = index.unique && !has_null;
+
+  std::vector<size_t> pos(alternatives.size(), 0);
+  const std::string prefix = IdPrefix(index.id);
+  while (true) {
+    IndexEntry entry;
+    entry.key = prefix;
+    for (size_t i = 0; i < alternatives.size(); ++i) {
+      entry.key += alternatives[i][pos[i]];
+    }
+    if (unique_layout) {
+      entry.unique_key = true;
+      PutVarint32(static_cast<uint32_t>(pk.size()), &entry.value);
+      entry.value += pk;
+    } else {
+      entry.key += pk;
+    }
+    entry.value += include;
+    out->push_back(std::move(entry));
+    // Next combination (odometer order).
+    size_t i = alternatives.size();
+    while (i > 0) {
+      --i;
+      if (++pos[i] < alternatives[i].size()) break;
+      pos[i] = 0;
+      if (i == 0) return;
+    }
+    if (alternatives.empty()) return;
+  }
+}
+
+Status DecodeIndexKey(const IndexSchema& index, std::string_view key,
+                      std::vector<Value>* values) {
+  values->clear();
+  Value v;
+  LQ_RETURN_IF_ERROR(keys::DecodeValue(&key, keys::Direction::kAsc, &v));
+  for (const KeyColumn& k : index.columns) {
+    LQ_RETURN_IF_ERROR(keys::DecodeValue(&key, k.direction, &v));
+    values->push_back(std::move(v));
+  }
+  return Status::OK();
+}
+
+Status PrimaryKeyOfEntry(const TableSchema& table, const IndexSchema& index,
+                         std::string_view key, std::string_view value,
+                         std::string* pk_bytes) {
+  (void)table;
+  std::string_view rest = key;
+  Value v;
+  bool has_null = false;
+  LQ_RETURN_IF_ERROR(keys::DecodeValue(&rest, keys::Direction::kAsc, &v));
+  for (const KeyColumn& k : index.columns) {
+    LQ_RETURN_IF_ERROR(keys::DecodeValue(&rest, k.direction, &v));
+    if (v.is_null()) has_null = true;
+  }
+  if (index.unique && !has_null) {
+    uint32_t len = 0;
+    if (!GetVarint32(&value, &len) || value.size() < len) {
+      return Status::Corruption("bad primary key in unique index entry of " +
+                                index.name);
+    }
+    pk_bytes->assign(value.data(), len);
+    return Status::OK();
+  }
+  pk_bytes->assign(rest.data(), rest.size());
+  return Status::OK();
+}
+
+}  // namespace levelql::rows

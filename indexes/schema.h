@@ -1,0 +1,79 @@
+// TableSchema and IndexSchema: what the key layer needs to know about a table.
+//
+// Plain data built by the engine's catalog from CREATE statements and shared
+// read-only (through shared_ptr<const ...>) by every statement that uses it.
+// Column numbers index a Row, which holds every column in declaration order;
+// a table without a declared primary key has a trailing hidden `rowid`
+// column that is its primary key.
+#ifndef LEVELQL_INDEXES_SCHEMA_H_
+#define LEVELQL_INDEXES_SCHEMA_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "indexes/collation.h"
+#include "indexes/key_codec.h"
+#include "levelql/value.h"
+
+namespace levelql {
+
+struct ColumnSchema {
+  std::string name;
+  Type type = Type::kNull;  // scalar type; of the elements when is_list
+  bool is_list = false;
+  bool not_null = false;
+  bool hidden = false;                   // the implicit rowid
+  const Collation* collation = nullptr;  // TEXT columns; never null for TEXT
+  Value default_value;                   // NULL when none was declared
+};
+
+struct KeyColumn {
+  int column = 0;  // index into TableSchema::columns
+  keys::Direction direction = keys::Direction::kAsc;
+  const Collation* collation = nullptr;  // for TEXT columns
+};
+
+struct IndexSchema {
+  int64_t id = 0;  // key prefix; unique across tables and indexes
+  std::string name;
+  std::string table;
+  bool unique = false;
+  std::vector<KeyColumn> columns;
+  std::vector<int> include;  // INCLUDE columns stored in the entry value
+  std::string sql;           // the CREATE INDEX statement
+  std::vector<std::string> collation_versions;  // per key column, "" if none
+
+  // The index has a multi-valued (list) column; its scans can return a row
+  // more than once and need duplicate elimination.
+  bool multi_valued = false;
+};
+
+struct TableSchema {
+  int64_t id = 0;  // key prefix of the rows
+  std::string name;
+  std::vector<ColumnSchema> columns;
+  std::vector<KeyColumn> primary_key;  // the row key, in key order
+  bool hidden_rowid = false;           // primary key is the hidden last column
+  std::string sql;                     // the CREATE TABLE statement
+  std::vector<std::shared_ptr<const IndexSchema>> indexes;
+
+  // Column number by name (case-sensitive, names are already folded), or -1.
+  int FindColumn(const std::string& name) const {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (columns[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
+  bool IsPrimaryKeyColumn(int column) const {
+    for (const KeyColumn& k : primary_key) {
+      if (k.column == column) return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace levelql
+
+#endif  // LEVELQL_INDEXES_SCHEMA_H_
