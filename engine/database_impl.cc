@@ -1,6 +1,7 @@
 #include "engine/database_impl.h"
 
 #include "engine/check.h"
+#include "engine/planner.h"
 #include "indexes/row_format.h"
 
 namespace levelql {
@@ -222,14 +223,14 @@ Result<std::string> DatabaseImpl::Explain(std::string_view sql,
                                           const Params& params) {
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   const parser::Statement* target = &stmt;
+  Mode mode = Mode::kExplain;
   if (auto* e = std::get_if<parser::Explain>(&stmt.node)) {
     target = e->statement.get();
+    if (e->analyze) mode = Mode::kExplainAnalyze;
   }
   auto* select = std::get_if<parser::Select>(&target->node);
-  if (!select) {
-    return Status::NotSupported("EXPLAIN of this statement kind");
-  }
-  LQ_ASSIGN_OR_RETURN(auto cursor, RunSelect(*select, params, true));
+  if (!select) return ExplainWrite(*target, params);
+  LQ_ASSIGN_OR_RETURN(auto cursor, RunSelect(*select, params, mode));
   std::string out;
   while (cursor->Next()) {
     out += cursor->row()[0].text();
@@ -239,27 +240,85 @@ Result<std::string> DatabaseImpl::Explain(std::string_view sql,
   return out;
 }
 
+RuleSet DatabaseImpl::rules() {
+  std::lock_guard<std::mutex> lock(settings_mu_);
+  return settings_.rules;
+}
+
+namespace {
+
+std::unique_ptr<Cursor> PlanCursor(const std::string& text) {
+  std::vector<Row> rows;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    rows.push_back({Value::Text(text.substr(start, end - start))});
+    start = end + 1;
+  }
+  return std::make_unique<ValuesCursor>(std::vector<std::string>{"plan"},
+                                        std::move(rows));
+}
+
+}  // namespace
+
+Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
+                                               const Params& params) {
+  auto cat = catalog();
+  Binder binder(cat);
+  RuleSet r = rules();
+  std::vector<Value> values;
+  ExecContext ctx;
+  std::unique_ptr<PlanNode> plan;
+  std::string head;
+  if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
+    LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
+    LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
+    ctx = NewContext(&values);
+    plan =
+        PlanWriteRows(bound.table, bound.column_names, &bound.where, &ctx, r);
+    head = "Update " + bound.table->name;
+  } else if (auto* del = std::get_if<parser::Delete>(&stmt.node)) {
+    LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
+    LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
+    ctx = NewContext(&values);
+    plan =
+        PlanWriteRows(bound.table, bound.column_names, &bound.where, &ctx, r);
+    head = "Delete " + bound.table->name;
+  } else {
+    return Status::NotSupported(
+        "EXPLAIN of this statement (SELECT, UPDATE and DELETE have plans)");
+  }
+  std::string out = head + "\n";
+  std::string body = RenderPlan(*plan, false);
+  size_t start = 0;
+  while (start < body.size()) {
+    size_t end = body.find('\n', start);
+    out += "  " + body.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
-    const parser::Select& select, const Params& params, bool explain_only) {
+    const parser::Select& select, const Params& params, Mode mode) {
   auto state = std::make_unique<SelectCursor::State>();
   state->catalog = catalog();
   Binder binder(state->catalog);
   LQ_ASSIGN_OR_RETURN(state->bound, binder.BindSelect(select));
   LQ_ASSIGN_OR_RETURN(state->params, BindParams(binder.params(), params));
   state->ctx = NewContext(&state->params);
-  LQ_ASSIGN_OR_RETURN(state->exec, BuildSelect(state->bound, &state->ctx));
-  if (explain_only) {
-    std::vector<Row> rows;
-    std::string text = state->exec.explain;
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      rows.push_back({Value::Text(text.substr(start, end - start))});
-      start = end + 1;
+  LQ_ASSIGN_OR_RETURN(state->exec,
+                      BuildSelect(&state->bound, &state->ctx, rules()));
+  if (mode == Mode::kExplainAnalyze) {
+    Row row;
+    while (state->exec.root->Next(&row)) {
     }
-    return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
-        std::vector<std::string>{"plan"}, std::move(rows)));
+    LQ_RETURN_IF_ERROR(state->exec.root->status());
+  }
+  if (mode != Mode::kRun) {
+    return PlanCursor(
+        RenderPlan(*state->exec.plan, mode == Mode::kExplainAnalyze));
   }
   return std::unique_ptr<Cursor>(
       std::make_unique<SelectCursor>(std::move(state)));
@@ -271,13 +330,15 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(const parser::Statement& stmt,
   *affected = 0;
   const auto& node = stmt.node;
   if (auto* s = std::get_if<parser::Select>(&node)) {
-    return RunSelect(*s, params, false);
+    return RunSelect(*s, params, Mode::kRun);
   }
   if (auto* e = std::get_if<parser::Explain>(&node)) {
     if (auto* s = std::get_if<parser::Select>(&e->statement->node)) {
-      return RunSelect(*s, params, true);
+      return RunSelect(*s, params,
+                       e->analyze ? Mode::kExplainAnalyze : Mode::kExplain);
     }
-    return Status::NotSupported("EXPLAIN of UPDATE or DELETE");
+    LQ_ASSIGN_OR_RETURN(std::string text, ExplainWrite(*e->statement, params));
+    return PlanCursor(text);
   }
   if (std::holds_alternative<parser::Insert>(node) ||
       std::holds_alternative<parser::Update>(node) ||
@@ -352,15 +413,16 @@ Result<int64_t> DatabaseImpl::RunWrite(const parser::Statement& stmt,
   if (auto* ins = std::get_if<parser::Insert>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundInsert bound, binder.BindInsert(*ins));
     LQ_RETURN_IF_ERROR(start(binder.params()));
-    LQ_ASSIGN_OR_RETURN(count, ExecuteInsert(bound, &ctx, txn, rowids));
+    LQ_ASSIGN_OR_RETURN(count,
+                        ExecuteInsert(&bound, &ctx, rules(), txn, rowids));
   } else if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
     LQ_RETURN_IF_ERROR(start(binder.params()));
-    LQ_ASSIGN_OR_RETURN(count, ExecuteUpdate(bound, &ctx, txn));
+    LQ_ASSIGN_OR_RETURN(count, ExecuteUpdate(&bound, &ctx, rules(), txn));
   } else if (auto* del = std::get_if<parser::Delete>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
     LQ_RETURN_IF_ERROR(start(binder.params()));
-    LQ_ASSIGN_OR_RETURN(count, ExecuteDelete(bound, &ctx, txn));
+    LQ_ASSIGN_OR_RETURN(count, ExecuteDelete(&bound, &ctx, rules(), txn));
   }
   LQ_RETURN_IF_ERROR(Commit(txn->ToBatch()));
   return count;
@@ -508,10 +570,13 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunPragma(
     const parser::Pragma& pragma) {
   std::lock_guard<std::mutex> lock(settings_mu_);
   if (pragma.name == "disable_rules") {
-    if (pragma.value) settings_.disabled_rules = pragma.value->ToString();
+    if (pragma.value) {
+      LQ_ASSIGN_OR_RETURN(settings_.rules,
+                          RuleSet::Disabling(pragma.value->ToString()));
+    }
     return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
         std::vector<std::string>{"disable_rules"},
-        std::vector<Row>{{Value::Text(settings_.disabled_rules)}}));
+        std::vector<Row>{{Value::Text(settings_.rules.DisabledNames())}}));
   }
   if (pragma.name == "sort_memory_bytes") {
     if (pragma.value) {

@@ -14,6 +14,7 @@
 
 #include "engine/catalog.h"
 #include "engine/executor.h"
+#include "engine/rules.h"
 #include "levelql/database.h"
 #include "parser/parser.h"
 
@@ -21,7 +22,7 @@ namespace levelql {
 
 // Connection settings changed by PRAGMA.
 struct Settings {
-  std::string disabled_rules;  // comma-separated rule names
+  RuleSet rules;  // PRAGMA disable_rules
   int64_t sort_memory_bytes = 64 << 20;
 };
 
@@ -50,9 +51,12 @@ class DatabaseImpl : public Database {
   std::shared_ptr<const CatalogState> catalog() const;
 
  private:
+  enum class Mode { kRun, kExplain, kExplainAnalyze };
   Result<std::unique_ptr<Cursor>> RunSelect(const parser::Select& select,
-                                            const Params& params,
-                                            bool explain_only);
+                                            const Params& params, Mode mode);
+  Result<std::string> ExplainWrite(const parser::Statement& stmt,
+                                   const Params& params);
+  RuleSet rules();
   Status RunCreateTable(const parser::Statement& stmt,
                         const parser::CreateTable& create);
   Status RunCreateIndex(const parser::Statement& stmt,

@@ -1,5 +1,6 @@
 #include "engine/executor.h"
 
+#include "engine/planner.h"
 #include "engine/value_ops.h"
 #include "indexes/collation.h"
 
@@ -9,31 +10,6 @@ namespace {
 std::string Where(const parser::Position& pos) {
   return "at " + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
          ": ";
-}
-
-// Full scan plus filter: the always-correct access path.
-std::unique_ptr<RowSource> ScanWithFilter(ExecContext* ctx,
-                                          std::shared_ptr<const TableSchema> t,
-                                          const BoundExpr* where,
-                                          const std::vector<std::string>& cols,
-                                          std::vector<std::string>* lines) {
-  std::unique_ptr<RowSource> src = NewTableScan(ctx, t);
-  lines->push_back("TableScan " + t->name);
-  if (where) {
-    src = NewFilter(ctx, std::move(src), where);
-    lines->push_back("Filter " + ExprToString(*where, cols));
-  }
-  return src;
-}
-
-std::string Indent(const std::vector<std::string>& bottom_up) {
-  std::string out;
-  for (size_t i = bottom_up.size(); i-- > 0;) {
-    out += std::string(2 * (bottom_up.size() - 1 - i), ' ');
-    out += bottom_up[i];
-    out += '\n';
-  }
-  return out;
 }
 
 // Builds a full row for `table` from target columns and values: defaults for
@@ -89,75 +65,47 @@ Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
   return v.int_value();
 }
 
-Result<SelectExecution> BuildSelect(const BoundSelect& select,
-                                    ExecContext* ctx) {
+Result<SelectExecution> BuildSelect(BoundSelect* select, ExecContext* ctx,
+                                    const RuleSet& rules) {
   SelectExecution exec;
-  std::vector<std::string> lines;  // bottom-up
   int64_t limit = -1, offset = 0;
-  if (select.limit) {
-    LQ_ASSIGN_OR_RETURN(limit, EvaluateCount(*select.limit, *ctx, "LIMIT"));
+  if (select->limit) {
+    LQ_ASSIGN_OR_RETURN(limit, EvaluateCount(*select->limit, *ctx, "LIMIT"));
   }
-  if (select.offset) {
-    LQ_ASSIGN_OR_RETURN(offset, EvaluateCount(*select.offset, *ctx, "OFFSET"));
+  if (select->offset) {
+    LQ_ASSIGN_OR_RETURN(offset, EvaluateCount(*select->offset, *ctx, "OFFSET"));
   }
-
-  std::unique_ptr<RowSource> src = ScanWithFilter(
-      ctx, select.table, select.where.get(), select.column_names, &lines);
-
-  // Outputs, then the ORDER BY terms that are not output columns.
-  std::vector<const BoundExpr*> exprs;
-  for (const auto& e : select.outputs) exprs.push_back(e.get());
-  std::vector<SortKey> sort_keys;
-  for (const BoundOrder& o : select.order_by) {
-    SortKey k;
-    k.desc = o.desc;
-    k.collation = o.collation;
-    if (o.output >= 0) {
-      k.column = o.output;
-    } else {
-      k.column = static_cast<int>(exprs.size());
-      exprs.push_back(o.expr.get());
-    }
-    sort_keys.push_back(k);
-  }
-  exec.width = select.outputs.size();
-  if (select.aggregate) {
-    src = NewAggregate(ctx, std::move(src), &select.aggregates,
-                       std::move(exprs), select.table->columns.size());
-    lines.push_back("Aggregate " + std::to_string(select.aggregates.size()) +
-                    " functions");
-  } else {
-    src = NewProject(ctx, std::move(src), std::move(exprs));
-  }
-  if (select.distinct) {
-    std::vector<const Collation*> collations;
-    for (const auto& e : select.outputs) collations.push_back(e->collation);
-    src = NewDistinct(std::move(src), exec.width, std::move(collations));
-    lines.push_back("Distinct");
-  }
-  if (!sort_keys.empty() && !select.aggregate) {
-    int64_t keep = -1;
-    if (limit >= 0 && limit <= (INT64_MAX - offset)) keep = limit + offset;
-    src = NewSort(ctx, std::move(src), sort_keys, keep);
-    lines.push_back(keep >= 0 ? "TopK " + std::to_string(keep) : "Sort");
-  }
-  if (limit >= 0 || offset > 0) {
-    src = NewLimit(std::move(src), offset, limit);
-    lines.push_back("Limit " + (limit >= 0 ? std::to_string(limit) : "all") +
-                    (offset ? " offset " + std::to_string(offset) : ""));
-  }
-  exec.root = std::move(src);
-  exec.explain = Indent(lines);
+  PlannerInput input;
+  input.rules = &rules;
+  input.params = ctx->params;
+  input.table_rows = ctx->table_rows(*select->table);
+  LQ_ASSIGN_OR_RETURN(exec.plan, PlanSelect(select, limit, offset, input));
+  exec.root = BuildOperators(exec.plan.get(), ctx, select->table);
+  exec.width = select->outputs.size();
   return exec;
 }
 
-Result<int64_t> ExecuteInsert(const BoundInsert& insert, ExecContext* ctx,
-                              WriteTxn* txn, const RowIdAllocator& rowids) {
+std::unique_ptr<PlanNode> PlanWriteRows(std::shared_ptr<const TableSchema> t,
+                                        const std::vector<std::string>& cols,
+                                        BoundExprPtr* where, ExecContext* ctx,
+                                        const RuleSet& rules) {
+  PlannerInput input;
+  input.rules = &rules;
+  input.params = ctx->params;
+  input.table_rows = ctx->table_rows(*t);
+  return PlanRows(std::move(t), cols, where, input);
+}
+
+Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn,
+                              const RowIdAllocator& rowids) {
+  BoundInsert& insert = *insert_ptr;
   const TableSchema& table = *insert.table;
   int64_t count = 0;
   Row row;
   if (insert.select) {
-    LQ_ASSIGN_OR_RETURN(SelectExecution exec, BuildSelect(*insert.select, ctx));
+    LQ_ASSIGN_OR_RETURN(SelectExecution exec,
+                        BuildSelect(insert.select.get(), ctx, rules));
     Row in;
     while (exec.root->Next(&in)) {
       in.resize(exec.width);
@@ -184,12 +132,13 @@ Result<int64_t> ExecuteInsert(const BoundInsert& insert, ExecContext* ctx,
   return count;
 }
 
-Result<int64_t> ExecuteUpdate(const BoundUpdate& update, ExecContext* ctx,
-                              WriteTxn* txn) {
+Result<int64_t> ExecuteUpdate(BoundUpdate* update_ptr, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn) {
+  BoundUpdate& update = *update_ptr;
   const TableSchema& table = *update.table;
-  std::vector<std::string> lines;
-  auto src = ScanWithFilter(ctx, update.table, update.where.get(),
-                            update.column_names, &lines);
+  auto plan = PlanWriteRows(update.table, update.column_names, &update.where,
+                            ctx, rules);
+  auto src = BuildOperators(plan.get(), ctx, update.table);
   int64_t count = 0;
   Row row;
   while (src->Next(&row)) {
@@ -213,11 +162,12 @@ Result<int64_t> ExecuteUpdate(const BoundUpdate& update, ExecContext* ctx,
   return count;
 }
 
-Result<int64_t> ExecuteDelete(const BoundDelete& del, ExecContext* ctx,
-                              WriteTxn* txn) {
-  std::vector<std::string> lines;
-  auto src =
-      ScanWithFilter(ctx, del.table, del.where.get(), del.column_names, &lines);
+Result<int64_t> ExecuteDelete(BoundDelete* del_ptr, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn) {
+  BoundDelete& del = *del_ptr;
+  auto plan =
+      PlanWriteRows(del.table, del.column_names, &del.where, ctx, rules);
+  auto src = BuildOperators(plan.get(), ctx, del.table);
   int64_t count = 0;
   Row row;
   while (src->Next(&row)) {

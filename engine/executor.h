@@ -13,29 +13,39 @@
 
 #include "engine/binder.h"
 #include "engine/operators.h"
+#include "engine/plan.h"
+#include "engine/rules.h"
 #include "engine/write_txn.h"
 
 namespace levelql {
 
-// The operator tree of a SELECT plus its EXPLAIN text.
+// The plan of a SELECT and its running operators.
 struct SelectExecution {
+  std::unique_ptr<PlanNode> plan;
   std::unique_ptr<RowSource> root;  // rows are [outputs..., sort keys...]
   size_t width = 0;                 // visible output columns
-  std::string explain;              // one node per line
 };
 
-Result<SelectExecution> BuildSelect(const BoundSelect& select,
-                                    ExecContext* ctx);
+// Plans and builds a SELECT. `select` is normalized in place and must
+// outlive the execution.
+Result<SelectExecution> BuildSelect(BoundSelect* select, ExecContext* ctx,
+                                    const RuleSet& rules);
 
 // Hands out hidden rowids for a table (the caller serializes writers).
 using RowIdAllocator = std::function<Result<int64_t>(const TableSchema&)>;
 
-Result<int64_t> ExecuteInsert(const BoundInsert& insert, ExecContext* ctx,
-                              WriteTxn* txn, const RowIdAllocator& rowids);
-Result<int64_t> ExecuteUpdate(const BoundUpdate& update, ExecContext* ctx,
-                              WriteTxn* txn);
-Result<int64_t> ExecuteDelete(const BoundDelete& del, ExecContext* ctx,
-                              WriteTxn* txn);
+Result<int64_t> ExecuteInsert(BoundInsert* insert, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn,
+                              const RowIdAllocator& rowids);
+Result<int64_t> ExecuteUpdate(BoundUpdate* update, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn);
+Result<int64_t> ExecuteDelete(BoundDelete* del, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn);
+// The plan an UPDATE or DELETE would use to find its rows.
+std::unique_ptr<PlanNode> PlanWriteRows(std::shared_ptr<const TableSchema> t,
+                                        const std::vector<std::string>& cols,
+                                        BoundExprPtr* where, ExecContext* ctx,
+                                        const RuleSet& rules);
 
 // Evaluates a LIMIT or OFFSET expression: a non-negative INTEGER.
 Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,

@@ -9,6 +9,7 @@
 #define LEVELQL_ENGINE_OPERATORS_H_
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,13 @@ struct ExecContext {
   // Counters for EXPLAIN ANALYZE.
   uint64_t keys_read = 0;
   uint64_t seeks = 0;
+
+  // Estimated rows of a table, for the planner (ANALYZE statistics when
+  // present).
+  std::function<double(const TableSchema&)> row_estimate;
+  double table_rows(const TableSchema& t) const {
+    return row_estimate ? row_estimate(t) : 1000.0;
+  }
 
   bool interrupted() const {
     return interrupt_epoch && interrupt_epoch->load() != start_epoch;

@@ -1,1 +1,164 @@
-// placeholder
+// Structural equality of syntax trees: what the round-trip tests and the
+// fuzzer compare after ToSql and a second parse. Positions and source text
+// are ignored; every other field is compared, including those the node kind
+// does not use (the parser leaves them at their defaults).
+#include "parser/ast.h"
+
+namespace levelql::parser {
+namespace {
+
+bool EqualPtr(const ExprPtr& a, const ExprPtr& b) {
+  if (!a || !b) return !a && !b;
+  return Equal(*a, *b);
+}
+
+bool EqualExprs(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!EqualPtr(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+bool EqualIndexColumns(const std::vector<IndexColumn>& a,
+                       const std::vector<IndexColumn>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || a[i].collation != b[i].collation ||
+        a[i].desc != b[i].desc) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool EqualSelect(const Select& a, const Select& b) {
+  if (a.distinct != b.distinct || a.table != b.table || a.alias != b.alias ||
+      a.items.size() != b.items.size() ||
+      a.order_by.size() != b.order_by.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.items.size(); ++i) {
+    if (a.items[i].alias != b.items[i].alias ||
+        !EqualPtr(a.items[i].expr, b.items[i].expr)) {
+      return false;
+    }
+  }
+  for (size_t i = 0; i < a.order_by.size(); ++i) {
+    if (a.order_by[i].desc != b.order_by[i].desc ||
+        !EqualPtr(a.order_by[i].expr, b.order_by[i].expr)) {
+      return false;
+    }
+  }
+  return EqualPtr(a.where, b.where) && EqualPtr(a.limit, b.limit) &&
+         EqualPtr(a.offset, b.offset);
+}
+
+// One overload per statement node; std::visit picks them below.
+bool EqualNode(const CreateTable& a, const CreateTable& b) {
+  if (a.name != b.name || a.if_not_exists != b.if_not_exists ||
+      a.columns.size() != b.columns.size() ||
+      !EqualIndexColumns(a.primary_key, b.primary_key)) {
+    return false;
+  }
+  for (size_t i = 0; i < a.columns.size(); ++i) {
+    const ColumnDef& x = a.columns[i];
+    const ColumnDef& y = b.columns[i];
+    if (x.name != y.name || !(x.type == y.type) ||
+        x.primary_key != y.primary_key ||
+        x.primary_key_desc != y.primary_key_desc || x.not_null != y.not_null ||
+        x.unique != y.unique || x.collation != y.collation ||
+        !EqualPtr(x.default_value, y.default_value)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool EqualNode(const CreateIndex& a, const CreateIndex& b) {
+  return a.name == b.name && a.table == b.table && a.unique == b.unique &&
+         a.if_not_exists == b.if_not_exists && a.include == b.include &&
+         EqualIndexColumns(a.columns, b.columns);
+}
+
+bool EqualNode(const DropTable& a, const DropTable& b) {
+  return a.name == b.name && a.if_exists == b.if_exists;
+}
+
+bool EqualNode(const DropIndex& a, const DropIndex& b) {
+  return a.name == b.name && a.if_exists == b.if_exists;
+}
+
+bool EqualNode(const Insert& a, const Insert& b) {
+  if (a.table != b.table || a.columns != b.columns ||
+      a.rows.size() != b.rows.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.rows.size(); ++i) {
+    if (!EqualExprs(a.rows[i], b.rows[i])) return false;
+  }
+  if (!a.select || !b.select) return !a.select && !b.select;
+  return EqualSelect(*a.select, *b.select);
+}
+
+bool EqualNode(const Update& a, const Update& b) {
+  if (a.table != b.table || a.assignments.size() != b.assignments.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.assignments.size(); ++i) {
+    if (a.assignments[i].column != b.assignments[i].column ||
+        !EqualPtr(a.assignments[i].value, b.assignments[i].value)) {
+      return false;
+    }
+  }
+  return EqualPtr(a.where, b.where);
+}
+
+bool EqualNode(const Delete& a, const Delete& b) {
+  return a.table == b.table && EqualPtr(a.where, b.where);
+}
+
+bool EqualNode(const Select& a, const Select& b) { return EqualSelect(a, b); }
+
+bool EqualNode(const Explain& a, const Explain& b) {
+  if (a.analyze != b.analyze) return false;
+  if (!a.statement || !b.statement) return !a.statement && !b.statement;
+  return Equal(*a.statement, *b.statement);
+}
+
+bool EqualNode(const Analyze& a, const Analyze& b) { return a.table == b.table; }
+
+bool EqualNode(const Check& a, const Check& b) {
+  return a.target == b.target && a.name == b.name;
+}
+
+bool EqualNode(const Begin&, const Begin&) { return true; }
+bool EqualNode(const Commit&, const Commit&) { return true; }
+bool EqualNode(const Rollback&, const Rollback&) { return true; }
+
+bool EqualNode(const Pragma& a, const Pragma& b) {
+  return a.name == b.name && a.value == b.value;
+}
+
+}  // namespace
+
+bool Equal(const Expr& a, const Expr& b) {
+  return a.kind == b.kind && a.literal == b.literal && a.name == b.name &&
+         a.qualifier == b.qualifier && a.param_index == b.param_index &&
+         a.unary_op == b.unary_op && a.binary_op == b.binary_op &&
+         a.negated == b.negated && a.distinct == b.distinct &&
+         a.star == b.star && a.cast_type == b.cast_type &&
+         EqualExprs(a.args, b.args);
+}
+
+bool Equal(const Statement& a, const Statement& b) {
+  if (a.node.index() != b.node.index()) return false;
+  return std::visit(
+      [&b](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        return EqualNode(x, std::get<T>(b.node));
+      },
+      a.node);
+}
+
+}  // namespace levelql::parser

@@ -40,6 +40,10 @@ bool IsComplete(std::string_view sql);
 std::string ToSql(const Statement& statement);
 std::string ToSql(const Expr& expr);
 
+// True when `word` (in any case) is a reserved keyword of the dialect: it
+// cannot be a bare identifier or alias and must be "quoted" to be used as one.
+bool IsReservedWord(std::string_view word);
+
 }  // namespace levelql::parser
 
 #endif  // LEVELQL_PARSER_PARSER_H_

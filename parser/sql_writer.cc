@@ -1,1 +1,463 @@
-// placeholder
+// ToSql: renders syntax trees back to SQL text of the dialect.
+//
+// The output is meant for people as much as for the round trip (EXPLAIN,
+// error messages), so it uses the fewest parentheses that keep the tree
+// shape: a child is parenthesized exactly when its operator binds looser than
+// its place in the parent allows. Identifiers are "quoted" only when they
+// are reserved words or not plain lower-case names.
+//
+// Round-trip contract: for every tree the parser produces,
+// ParseStatement(ToSql(s)) is Equal to s. Trees built by hand may hold
+// values that have no literal spelling (a negative REAL, a TIMESTAMP or LIST
+// literal); those render as the equivalent expression instead.
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+#include "parser/parser.h"
+
+namespace levelql::parser {
+namespace {
+
+// Binding strength, loosest first; see the grammar in parser.cc.
+enum Level {
+  kLevelOr = 1,
+  kLevelAnd,
+  kLevelNot,
+  kLevelEquality,  // = == <> != IS BETWEEN IN LIKE
+  kLevelCompare,   // < <= > >=
+  kLevelAdd,
+  kLevelMultiply,
+  kLevelConcat,
+  kLevelUnary,  // prefix + -
+  kLevelPrimary,
+};
+
+int BinaryLevel(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kOr: return kLevelOr;
+    case BinaryOp::kAnd: return kLevelAnd;
+    case BinaryOp::kEq:
+    case BinaryOp::kNe: return kLevelEquality;
+    case BinaryOp::kLt:
+    case BinaryOp::kLe:
+    case BinaryOp::kGt:
+    case BinaryOp::kGe: return kLevelCompare;
+    case BinaryOp::kAdd:
+    case BinaryOp::kSub: return kLevelAdd;
+    case BinaryOp::kMul:
+    case BinaryOp::kDiv:
+    case BinaryOp::kMod: return kLevelMultiply;
+    case BinaryOp::kConcat: return kLevelConcat;
+  }
+  return kLevelPrimary;
+}
+
+const char* BinarySpelling(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return " + ";
+    case BinaryOp::kSub: return " - ";
+    case BinaryOp::kMul: return " * ";
+    case BinaryOp::kDiv: return " / ";
+    case BinaryOp::kMod: return " % ";
+    case BinaryOp::kConcat: return " || ";
+    case BinaryOp::kEq: return " = ";
+    case BinaryOp::kNe: return " <> ";
+    case BinaryOp::kLt: return " < ";
+    case BinaryOp::kLe: return " <= ";
+    case BinaryOp::kGt: return " > ";
+    case BinaryOp::kGe: return " >= ";
+    case BinaryOp::kAnd: return " AND ";
+    case BinaryOp::kOr: return " OR ";
+  }
+  return " ? ";
+}
+
+int LevelOf(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kUnary:
+      return e.unary_op == UnaryOp::kNot ? kLevelNot : kLevelUnary;
+    case ExprKind::kBinary: return BinaryLevel(e.binary_op);
+    case ExprKind::kBetween:
+    case ExprKind::kIn:
+    case ExprKind::kIsNull:
+    case ExprKind::kLike: return kLevelEquality;
+    default: return kLevelPrimary;
+  }
+}
+
+bool IsPlainName(const std::string& name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
+      return false;
+    }
+  }
+  return !IsReservedWord(name);
+}
+
+void WriteName(const std::string& name, std::string* out) {
+  if (IsPlainName(name)) {
+    *out += name;
+    return;
+  }
+  *out += '"';
+  for (char c : name) {
+    if (c == '"') *out += '"';
+    *out += c;
+  }
+  *out += '"';
+}
+
+void WriteLiteral(const Value& v, std::string* out) {
+  if (v.type() == Type::kInteger && v.int_value() < 0) {
+    if (v.int_value() == INT64_MIN) {
+      *out += "(-9223372036854775808)";  // folded back by the parser
+    } else {
+      // Only a hexadecimal literal spells a negative integer directly.
+      char buf[24];
+      std::snprintf(buf, sizeof(buf), "0x%016" PRIx64,
+                    static_cast<uint64_t>(v.int_value()));
+      *out += buf;
+    }
+    return;
+  }
+  std::string text = v.ToSqlLiteral();
+  if (v.type() == Type::kReal && std::signbit(v.real_value())) {
+    *out += '(' + text + ')';
+    return;
+  }
+  *out += text;
+}
+
+void WriteType(const TypeName& t, std::string* out) {
+  switch (t.type) {
+    case Type::kInteger: *out += "INTEGER"; break;
+    case Type::kReal: *out += "REAL"; break;
+    case Type::kText: *out += t.length ? "VARCHAR" : "TEXT"; break;
+    case Type::kBlob: *out += "BLOB"; break;
+    case Type::kBoolean: *out += "BOOLEAN"; break;
+    case Type::kTimestamp: *out += "TIMESTAMP"; break;
+    default: *out += std::string(::levelql::TypeName(t.type)); break;
+  }
+  if (t.length) *out += '(' + std::to_string(*t.length) + ')';
+  if (t.is_list) *out += "[]";
+}
+
+void Write(const Expr& e, int min_level, std::string* out);
+
+void WriteList(const std::vector<ExprPtr>& args, size_t from,
+               std::string* out) {
+  for (size_t i = from; i < args.size(); ++i) {
+    if (i > from) *out += ", ";
+    Write(*args[i], 0, out);
+  }
+}
+
+void WriteInner(const Expr& e, std::string* out) {
+  const auto& a = e.args;
+  switch (e.kind) {
+    case ExprKind::kLiteral: WriteLiteral(e.literal, out); return;
+    case ExprKind::kColumn:
+      if (!e.qualifier.empty()) {
+        WriteName(e.qualifier, out);
+        *out += '.';
+      }
+      WriteName(e.name, out);
+      return;
+    case ExprKind::kParam:
+      if (!e.name.empty()) {
+        *out += ':' + e.name;
+      } else {
+        *out += '?' + std::to_string(e.param_index);
+      }
+      return;
+    case ExprKind::kUnary:
+      if (e.unary_op == UnaryOp::kNot) {
+        *out += "NOT ";
+        Write(*a[0], kLevelNot, out);
+      } else {
+        // The space keeps "- -x" from becoming a "--" comment.
+        *out += e.unary_op == UnaryOp::kMinus ? "- " : "+ ";
+        Write(*a[0], kLevelUnary, out);
+      }
+      return;
+    case ExprKind::kBinary: {
+      int level = BinaryLevel(e.binary_op);
+      Write(*a[0], level, out);
+      *out += BinarySpelling(e.binary_op);
+      Write(*a[1], level + 1, out);  // left-associative
+      return;
+    }
+    case ExprKind::kBetween:
+      Write(*a[0], kLevelEquality, out);
+      *out += e.negated ? " NOT BETWEEN " : " BETWEEN ";
+      Write(*a[1], kLevelCompare, out);
+      *out += " AND ";
+      Write(*a[2], kLevelCompare, out);
+      return;
+    case ExprKind::kIn:
+      Write(*a[0], kLevelEquality, out);
+      *out += e.negated ? " NOT IN (" : " IN (";
+      WriteList(a, 1, out);
+      *out += ')';
+      return;
+    case ExprKind::kIsNull:
+      Write(*a[0], kLevelEquality, out);
+      *out += e.negated ? " IS NOT NULL" : " IS NULL";
+      return;
+    case ExprKind::kLike:
+      Write(*a[0], kLevelEquality, out);
+      *out += e.negated ? " NOT LIKE " : " LIKE ";
+      Write(*a[1], kLevelCompare, out);
+      if (a.size() > 2) {
+        *out += " ESCAPE ";
+        Write(*a[2], kLevelCompare, out);
+      }
+      return;
+    case ExprKind::kFunction:
+      WriteName(e.name, out);
+      *out += '(';
+      if (e.star) {
+        *out += '*';
+      } else {
+        if (e.distinct) *out += "DISTINCT ";
+        WriteList(a, 0, out);
+      }
+      *out += ')';
+      return;
+    case ExprKind::kCast:
+      *out += "CAST(";
+      Write(*a[0], 0, out);
+      *out += " AS ";
+      WriteType(e.cast_type, out);
+      *out += ')';
+      return;
+    case ExprKind::kArray:
+      *out += "ARRAY[";
+      WriteList(a, 0, out);
+      *out += ']';
+      return;
+  }
+}
+
+// Writes `e` where the grammar accepts operators binding at least as tightly
+// as `min_level`, parenthesizing it otherwise.
+void Write(const Expr& e, int min_level, std::string* out) {
+  bool parens = LevelOf(e) < min_level;
+  if (parens) *out += '(';
+  WriteInner(e, out);
+  if (parens) *out += ')';
+}
+
+void WriteIndexColumns(const std::vector<IndexColumn>& columns,
+                       std::string* out) {
+  *out += '(';
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (i) *out += ", ";
+    WriteName(columns[i].name, out);
+    if (!columns[i].collation.empty()) {
+      *out += " COLLATE ";
+      WriteName(columns[i].collation, out);
+    }
+    if (columns[i].desc) *out += " DESC";
+  }
+  *out += ')';
+}
+
+void WriteSelect(const Select& s, std::string* out) {
+  *out += s.distinct ? "SELECT DISTINCT " : "SELECT ";
+  for (size_t i = 0; i < s.items.size(); ++i) {
+    if (i) *out += ", ";
+    const SelectItem& item = s.items[i];
+    if (!item.expr) {
+      *out += '*';
+      continue;
+    }
+    Write(*item.expr, 0, out);
+    if (!item.alias.empty()) {
+      *out += " AS ";
+      WriteName(item.alias, out);
+    }
+  }
+  *out += " FROM ";
+  WriteName(s.table, out);
+  if (!s.alias.empty()) {
+    *out += " AS ";
+    WriteName(s.alias, out);
+  }
+  if (s.where) {
+    *out += " WHERE ";
+    Write(*s.where, 0, out);
+  }
+  for (size_t i = 0; i < s.order_by.size(); ++i) {
+    *out += i ? ", " : " ORDER BY ";
+    Write(*s.order_by[i].expr, 0, out);
+    if (s.order_by[i].desc) *out += " DESC";
+  }
+  if (s.limit) {
+    *out += " LIMIT ";
+    Write(*s.limit, 0, out);
+    if (s.offset) {
+      *out += " OFFSET ";
+      Write(*s.offset, 0, out);
+    }
+  }
+}
+
+struct StatementWriter {
+  std::string* out;
+
+  void operator()(const CreateTable& c) const {
+    *out += c.if_not_exists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ";
+    WriteName(c.name, out);
+    *out += " (";
+    for (size_t i = 0; i < c.columns.size(); ++i) {
+      const ColumnDef& col = c.columns[i];
+      if (i) *out += ", ";
+      WriteName(col.name, out);
+      *out += ' ';
+      WriteType(col.type, out);
+      if (col.primary_key) {
+        *out += col.primary_key_desc ? " PRIMARY KEY DESC" : " PRIMARY KEY";
+      }
+      if (col.not_null) *out += " NOT NULL";
+      if (col.unique) *out += " UNIQUE";
+      if (!col.collation.empty()) {
+        *out += " COLLATE ";
+        WriteName(col.collation, out);
+      }
+      if (col.default_value) {
+        *out += " DEFAULT (";
+        Write(*col.default_value, 0, out);
+        *out += ')';
+      }
+    }
+    if (!c.primary_key.empty()) {
+      *out += c.columns.empty() ? "PRIMARY KEY " : ", PRIMARY KEY ";
+      WriteIndexColumns(c.primary_key, out);
+    }
+    *out += ')';
+  }
+  void operator()(const CreateIndex& c) const {
+    *out += c.unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ";
+    if (c.if_not_exists) *out += "IF NOT EXISTS ";
+    WriteName(c.name, out);
+    *out += " ON ";
+    WriteName(c.table, out);
+    *out += ' ';
+    WriteIndexColumns(c.columns, out);
+    if (!c.include.empty()) {
+      *out += " INCLUDE (";
+      for (size_t i = 0; i < c.include.size(); ++i) {
+        if (i) *out += ", ";
+        WriteName(c.include[i], out);
+      }
+      *out += ')';
+    }
+  }
+  void operator()(const DropTable& d) const {
+    *out += d.if_exists ? "DROP TABLE IF EXISTS " : "DROP TABLE ";
+    WriteName(d.name, out);
+  }
+  void operator()(const DropIndex& d) const {
+    *out += d.if_exists ? "DROP INDEX IF EXISTS " : "DROP INDEX ";
+    WriteName(d.name, out);
+  }
+  void operator()(const Insert& s) const {
+    *out += "INSERT INTO ";
+    WriteName(s.table, out);
+    if (!s.columns.empty()) {
+      *out += " (";
+      for (size_t i = 0; i < s.columns.size(); ++i) {
+        if (i) *out += ", ";
+        WriteName(s.columns[i], out);
+      }
+      *out += ')';
+    }
+    if (s.select) {
+      *out += ' ';
+      WriteSelect(*s.select, out);
+      return;
+    }
+    *out += " VALUES ";
+    for (size_t i = 0; i < s.rows.size(); ++i) {
+      if (i) *out += ", ";
+      *out += '(';
+      WriteList(s.rows[i], 0, out);
+      *out += ')';
+    }
+  }
+  void operator()(const Update& s) const {
+    *out += "UPDATE ";
+    WriteName(s.table, out);
+    for (size_t i = 0; i < s.assignments.size(); ++i) {
+      *out += i ? ", " : " SET ";
+      WriteName(s.assignments[i].column, out);
+      *out += " = ";
+      Write(*s.assignments[i].value, 0, out);
+    }
+    if (s.where) {
+      *out += " WHERE ";
+      Write(*s.where, 0, out);
+    }
+  }
+  void operator()(const Delete& s) const {
+    *out += "DELETE FROM ";
+    WriteName(s.table, out);
+    if (s.where) {
+      *out += " WHERE ";
+      Write(*s.where, 0, out);
+    }
+  }
+  void operator()(const Select& s) const { WriteSelect(s, out); }
+  void operator()(const Explain& s) const {
+    *out += s.analyze ? "EXPLAIN ANALYZE " : "EXPLAIN ";
+    if (s.statement) std::visit(*this, s.statement->node);
+  }
+  void operator()(const Analyze& s) const {
+    *out += "ANALYZE";
+    if (!s.table.empty()) {
+      *out += ' ';
+      WriteName(s.table, out);
+    }
+  }
+  void operator()(const Check& s) const {
+    *out += "CHECK";
+    if (s.target == Check::Target::kAll) return;
+    *out += s.target == Check::Target::kTable ? " TABLE " : " INDEX ";
+    WriteName(s.name, out);
+  }
+  void operator()(const Begin&) const { *out += "BEGIN"; }
+  void operator()(const Commit&) const { *out += "COMMIT"; }
+  void operator()(const Rollback&) const { *out += "ROLLBACK"; }
+  void operator()(const Pragma& s) const {
+    *out += "PRAGMA ";
+    WriteName(s.name, out);
+    if (!s.value) return;
+    *out += " = ";
+    // A pragma value is a single (possibly signed) literal: no parentheses.
+    const Value& v = *s.value;
+    if (v.type() == Type::kInteger) {
+      *out += std::to_string(v.int_value());
+    } else {
+      *out += v.ToSqlLiteral();
+    }
+  }
+};
+
+}  // namespace
+
+std::string ToSql(const Expr& expr) {
+  std::string out;
+  Write(expr, 0, &out);
+  return out;
+}
+
+std::string ToSql(const Statement& statement) {
+  std::string out;
+  std::visit(StatementWriter{&out}, statement.node);
+  return out;
+}
+
+}  // namespace levelql::parser

@@ -1,0 +1,608 @@
+#include "engine/row_id_stream.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "indexes/row_format.h"
+
+namespace levelql {
+namespace {
+
+// How many Next() steps a Seek tries before it pays for a real seek.
+constexpr int kStepsBeforeSeek = 4;
+
+class SpanStream : public RowIdStream {
+ public:
+  SpanStream(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+             const IndexSchema* index, std::vector<KeySpan> spans, bool reverse,
+             NodeStats* stats)
+      : ctx_(ctx),
+        table_(std::move(table)),
+        index_(index),
+        spans_(std::move(spans)),
+        reverse_(reverse),
+        stats_(stats),
+        table_prefix_len_(rows::IdPrefix(table_->id).size()) {
+    it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
+    if (reverse_) std::reverse(spans_.begin(), spans_.end());
+    span_ = 0;
+    EnterSpan();
+  }
+
+  bool Valid() const override { return valid_; }
+  std::string_view pk() const override { return pk_; }
+  std::string_view entry_key() const override { return it_->key(); }
+  std::string_view entry_value() const override { return it_->value(); }
+  bool reads_rows() const override { return index_ == nullptr; }
+  Status status() const override {
+    return status_.ok() ? it_->status() : status_;
+  }
+
+  void Next() override {
+    if (reverse_) {
+      it_->Prev();
+    } else {
+      it_->Next();
+    }
+    Settle();
+  }
+
+  void Seek(std::string_view target) override {
+    for (int i = 0; i < kStepsBeforeSeek && valid_ && pk_ < target; ++i) {
+      Next();
+    }
+    while (valid_ && pk_ < target) {
+      const KeySpan& span = spans_[span_];
+      if (index_ == nullptr) {
+        std::string key = rows::IdPrefix(table_->id);
+        key.append(target.data(), target.size());
+        if (key >= span.hi) {
+          ++span_;
+          EnterSpan();
+          continue;
+        }
+        Reposition(std::max(key, span.lo));
+      } else if (!index_->unique || NullInSpan()) {
+        // A pk-sorted index span fixes every index column: its entries are
+        // span.lo followed by the pk components.
+        std::string key = span.lo;
+        key.append(target.data(), target.size());
+        Reposition(key);
+      } else {
+        Next();  // a unique span holds at most one entry
+      }
+    }
+  }
+
+ private:
+  bool NullInSpan() const {
+    std::vector<Value> values;
+    if (!rows::DecodeIndexKey(*index_, spans_[span_].lo, &values).ok()) {
+      return true;
+    }
+    for (const Value& v : values) {
+      if (v.is_null()) return true;
+    }
+    return false;
+  }
+
+  void Reposition(const std::string& key) {
+    ++ctx_->seeks;
+    if (stats_) ++stats_->seeks;
+    it_->Seek(key);
+    Settle();
+  }
+
+  void EnterSpan() {
+    valid_ = false;
+    while (span_ < spans_.size()) {
+      const KeySpan& span = spans_[span_];
+      ++ctx_->seeks;
+      if (stats_) ++stats_->seeks;
+      if (reverse_) {
+        it_->Seek(span.hi);
+        if (it_->Valid()) {
+          it_->Prev();
+        } else if (it_->status().ok()) {
+          it_->SeekToLast();
+        }
+      } else {
+        it_->Seek(span.lo);
+      }
+      if (InSpan()) {
+        Load();
+        return;
+      }
+      if (!it_->status().ok()) return;
+      ++span_;
+    }
+  }
+
+  bool InSpan() const {
+    if (!it_->Valid()) return false;
+    const KeySpan& span = spans_[span_];
+    std::string_view k = it_->key();
+    return k >= span.lo && k < span.hi;
+  }
+
+  void Settle() {
+    if (InSpan()) {
+      Load();
+      return;
+    }
+    ++span_;
+    EnterSpan();
+  }
+
+  void Load() {
+    if ((++count_ & 1023) == 0 && ctx_->interrupted()) {
+      status_ = Status::Interrupted("statement interrupted");
+      valid_ = false;
+      return;
+    }
+    ++ctx_->keys_read;
+    if (stats_) ++stats_->keys;
+    if (index_ == nullptr) {
+      pk_.assign(it_->key().substr(table_prefix_len_));
+    } else {
+      Status s = rows::PrimaryKeyOfEntry(*table_, *index_, it_->key(),
+                                         it_->value(), &pk_);
+      if (!s.ok()) {
+        status_ = s;
+        valid_ = false;
+        return;
+      }
+    }
+    valid_ = true;
+  }
+
+  ExecContext* ctx_;
+  std::shared_ptr<const TableSchema> table_;
+  const IndexSchema* index_;
+  std::vector<KeySpan> spans_;
+  bool reverse_;
+  NodeStats* stats_;
+  size_t table_prefix_len_;
+  std::unique_ptr<KvIterator> it_;
+  size_t span_ = 0;
+  bool valid_ = false;
+  std::string pk_;
+  Status status_;
+  uint64_t count_ = 0;
+};
+
+class UnionStream : public RowIdStream {
+ public:
+  UnionStream(std::vector<std::unique_ptr<RowIdStream>> children,
+              NodeStats* stats)
+      : children_(std::move(children)), stats_(stats) {
+    Pick();
+  }
+  bool Valid() const override { return valid_; }
+  std::string_view pk() const override { return cur_; }
+  // The entry of the (first) stream positioned at the current key.
+  std::string_view entry_key() const override {
+    return children_[cur_child_]->entry_key();
+  }
+  std::string_view entry_value() const override {
+    return children_[cur_child_]->entry_value();
+  }
+  bool reads_rows() const override {
+    return children_[cur_child_]->reads_rows();
+  }
+  void Next() override {
+    for (auto& c : children_) {
+      if (c->Valid() && c->pk() == cur_) c->Next();
+    }
+    Pick();
+  }
+  void Seek(std::string_view target) override {
+    for (auto& c : children_) {
+      if (c->Valid() && c->pk() < target) c->Seek(target);
+    }
+    Pick();
+  }
+  Status status() const override {
+    for (const auto& c : children_) {
+      if (!c->status().ok()) return c->status();
+    }
+    return Status::OK();
+  }
+
+ private:
+  void Pick() {
+    valid_ = false;
+    for (size_t i = 0; i < children_.size(); ++i) {
+      const auto& c = children_[i];
+      if (!c->status().ok()) {
+        valid_ = false;
+        return;
+      }
+      if (c->Valid() && (!valid_ || c->pk() < cur_)) {
+        cur_.assign(c->pk());
+        cur_child_ = i;
+        valid_ = true;
+      }
+    }
+    if (valid_ && stats_) ++stats_->rows;
+  }
+  std::vector<std::unique_ptr<RowIdStream>> children_;
+  NodeStats* stats_;
+  bool valid_ = false;
+  size_t cur_child_ = 0;
+  std::string cur_;
+};
+
+class IntersectStream : public RowIdStream {
+ public:
+  IntersectStream(std::vector<std::unique_ptr<RowIdStream>> children,
+                  NodeStats* stats)
+      : children_(std::move(children)), stats_(stats) {
+    Align();
+  }
+  bool Valid() const override {
+    return driver_only_ ? children_[0]->Valid() : valid_;
+  }
+  std::string_view entry_key() const override {
+    return children_[0]->entry_key();
+  }
+  std::string_view entry_value() const override {
+    return children_[0]->entry_value();
+  }
+  bool reads_rows() const override { return children_[0]->reads_rows(); }
+  std::string_view pk() const override {
+    return driver_only_ ? children_[0]->pk() : std::string_view(cur_);
+  }
+  void Next() override {
+    children_[0]->Next();
+    ++advances_;
+    if (driver_only_) {
+      if (stats_ && children_[0]->Valid()) ++stats_->rows;
+      return;
+    }
+    Align();
+    MaybeSwitch();
+  }
+  void Seek(std::string_view target) override {
+    children_[0]->Seek(target);
+    if (!driver_only_) Align();
+  }
+  Status status() const override {
+    for (const auto& c : children_) {
+      if (!c->status().ok()) return c->status();
+    }
+    return Status::OK();
+  }
+
+ private:
+  // Leapfrog: every stream seeks to the largest current key until all agree.
+  void Align() {
+    valid_ = false;
+    while (true) {
+      for (const auto& c : children_) {
+        if (!c->Valid()) return;
+      }
+      std::string_view max = children_[0]->pk();
+      for (const auto& c : children_) {
+        if (c->pk() > max) max = c->pk();
+      }
+      std::string target(max);
+      bool agreed = true;
+      for (auto& c : children_) {
+        if (c->pk() < target) {
+          c->Seek(target);
+          agreed = false;
+          if (!c->Valid()) return;
+        }
+      }
+      if (agreed) {
+        cur_ = std::move(target);
+        valid_ = true;
+        ++outputs_;
+        if (stats_) ++stats_->rows;
+        return;
+      }
+    }
+  }
+
+  // An intersection that rejects almost nothing costs seeks for no gain:
+  // continue with the driver alone (the plan re-checks the WHERE clause on
+  // every row, so dropping the other streams keeps the answer).
+  void MaybeSwitch() {
+    if (advances_ >= 256 && outputs_ * 10 >= advances_ * 9) {
+      driver_only_ = true;
+    }
+  }
+
+  std::vector<std::unique_ptr<RowIdStream>> children_;
+  NodeStats* stats_;
+  bool valid_ = false;
+  bool driver_only_ = false;
+  uint64_t advances_ = 0;
+  uint64_t outputs_ = 0;
+  std::string cur_;
+};
+
+class SortedStream : public RowIdStream {
+ public:
+  SortedStream(std::unique_ptr<RowIdStream> child, NodeStats* stats) {
+    while (child->Valid()) {
+      keys_.emplace_back(child->pk());
+      child->Next();
+    }
+    status_ = child->status();
+    std::sort(keys_.begin(), keys_.end());
+    keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
+    if (stats) stats->rows = keys_.size();
+  }
+  bool Valid() const override { return status_.ok() && pos_ < keys_.size(); }
+  std::string_view pk() const override { return keys_[pos_]; }
+  void Next() override { ++pos_; }
+  void Seek(std::string_view target) override {
+    pos_ = std::lower_bound(keys_.begin() + pos_, keys_.end(), target) -
+           keys_.begin();
+  }
+  Status status() const override { return status_; }
+
+ private:
+  std::vector<std::string> keys_;
+  size_t pos_ = 0;
+  Status status_;
+};
+
+class DistinctStream : public RowIdStream {
+ public:
+  explicit DistinctStream(std::unique_ptr<RowIdStream> child)
+      : child_(std::move(child)) {
+    Skip();
+  }
+  bool Valid() const override { return child_->Valid(); }
+  std::string_view pk() const override { return child_->pk(); }
+  std::string_view entry_key() const override { return child_->entry_key(); }
+  std::string_view entry_value() const override {
+    return child_->entry_value();
+  }
+  void Next() override {
+    child_->Next();
+    Skip();
+  }
+  void Seek(std::string_view target) override {
+    child_->Seek(target);
+    Skip();
+  }
+  Status status() const override { return child_->status(); }
+
+ private:
+  void Skip() {
+    while (child_->Valid() && !seen_.emplace(child_->pk()).second) {
+      child_->Next();
+    }
+  }
+  std::unique_ptr<RowIdStream> child_;
+  std::unordered_set<std::string> seen_;
+};
+
+class SkipStream : public RowIdStream {
+ public:
+  SkipStream(std::unique_ptr<RowIdStream> child, int64_t n)
+      : child_(std::move(child)) {
+    for (int64_t i = 0; i < n && child_->Valid(); ++i) child_->Next();
+  }
+  bool Valid() const override { return child_->Valid(); }
+  std::string_view pk() const override { return child_->pk(); }
+  std::string_view entry_key() const override { return child_->entry_key(); }
+  std::string_view entry_value() const override {
+    return child_->entry_value();
+  }
+  bool reads_rows() const override { return child_->reads_rows(); }
+  void Next() override { child_->Next(); }
+  void Seek(std::string_view target) override { child_->Seek(target); }
+  Status status() const override { return child_->status(); }
+
+ private:
+  std::unique_ptr<RowIdStream> child_;
+};
+
+class Fetch : public RowSource {
+ public:
+  Fetch(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+        std::unique_ptr<RowIdStream> ids, NodeStats* stats)
+      : ctx_(ctx),
+        table_(std::move(table)),
+        ids_(std::move(ids)),
+        stats_(stats),
+        prefix_(rows::IdPrefix(table_->id)) {}
+
+  bool Next(Row* row) override {
+    if (!status_.ok() || !ids_->Valid()) return false;
+    if (ids_->reads_rows()) {
+      status_ =
+          rows::DecodeRow(*table_, ids_->entry_key(), ids_->entry_value(), row);
+    } else {
+      if (!it_) it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
+      key_ = prefix_;
+      key_.append(ids_->pk());
+      it_->Seek(key_);
+      ++ctx_->seeks;
+      ++ctx_->keys_read;
+      if (stats_) {
+        ++stats_->seeks;
+        ++stats_->keys;
+      }
+      if (!it_->Valid() || it_->key() != key_) {
+        status_ =
+            it_->status().ok()
+                ? Status::Corruption("index entry of table " + table_->name +
+                                     " points to a missing row")
+                : it_->status();
+        return false;
+      }
+      status_ = rows::DecodeRow(*table_, it_->key(), it_->value(), row);
+    }
+    if (!status_.ok()) return false;
+    if (stats_) ++stats_->rows;
+    ids_->Next();
+    return true;
+  }
+  Status status() const override {
+    return status_.ok() ? ids_->status() : status_;
+  }
+
+ private:
+  ExecContext* ctx_;
+  std::shared_ptr<const TableSchema> table_;
+  std::unique_ptr<RowIdStream> ids_;
+  NodeStats* stats_;
+  std::string prefix_;
+  std::string key_;
+  std::unique_ptr<KvIterator> it_;
+  Status status_;
+};
+
+class IndexOnly : public RowSource {
+ public:
+  IndexOnly(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+            const IndexSchema* index, std::unique_ptr<RowIdStream> ids,
+            NodeStats* stats)
+      : table_(std::move(table)),
+        index_(index),
+        ids_(std::move(ids)),
+        stats_(stats) {
+    (void)ctx;
+  }
+
+  bool Next(Row* row) override {
+    if (!status_.ok() || !ids_->Valid()) return false;
+    row->assign(table_->columns.size(), Value());
+    std::vector<Value> values;
+    status_ = rows::DecodeIndexKey(*index_, ids_->entry_key(), &values);
+    if (!status_.ok()) return false;
+    bool has_null = false;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i].is_null()) has_null = true;
+      if (IndexProvidesColumn(*table_, index_, index_->columns[i].column)) {
+        (*row)[index_->columns[i].column] = values[i];
+      }
+    }
+    std::string_view pk = ids_->pk();
+    for (const KeyColumn& k : table_->primary_key) {
+      Value v;
+      status_ = keys::DecodeValue(&pk, k.direction, &v);
+      if (!status_.ok()) return false;
+      (*row)[k.column] = std::move(v);
+    }
+    std::string_view value = ids_->entry_value();
+    if (index_->unique && !has_null) {
+      // Skip the varint length and the pk components.
+      uint32_t len = 0;
+      int shift = 0;
+      while (!value.empty()) {
+        uint8_t b = static_cast<uint8_t>(value[0]);
+        value.remove_prefix(1);
+        len |= static_cast<uint32_t>(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) break;
+      }
+      value.remove_prefix(std::min<size_t>(len, value.size()));
+    }
+    for (int c : index_->include) {
+      status_ = keys::DecodeValue(&value, keys::Direction::kAsc, &(*row)[c]);
+      if (!status_.ok()) return false;
+    }
+    if (stats_) ++stats_->rows;
+    ids_->Next();
+    return true;
+  }
+  Status status() const override {
+    return status_.ok() ? ids_->status() : status_;
+  }
+
+ private:
+  std::shared_ptr<const TableSchema> table_;
+  const IndexSchema* index_;
+  std::unique_ptr<RowIdStream> ids_;
+  NodeStats* stats_;
+  Status status_;
+};
+
+}  // namespace
+
+bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
+                         int column) {
+  if (index == nullptr) return true;
+  const ColumnSchema& c = table.columns[column];
+  for (int inc : index->include) {
+    if (inc == column) return true;
+  }
+  auto decodable = [&](const Collation* coll) {
+    return !c.is_list &&
+           (c.type != Type::kText || coll == nullptr || coll->is_binary());
+  };
+  for (const KeyColumn& k : index->columns) {
+    if (k.column == column && decodable(k.collation)) return true;
+  }
+  for (const KeyColumn& k : table.primary_key) {
+    if (k.column == column && decodable(k.collation)) return true;
+  }
+  return false;
+}
+
+std::unique_ptr<RowIdStream> NewSpanStream(
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+    const AccessPath& path, bool reverse, NodeStats* stats) {
+  if (path.index && path.pk_sorted && path.spans.size() > 1 && !reverse) {
+    // Each span is pk-sorted on its own; merge them.
+    std::vector<std::unique_ptr<RowIdStream>> children;
+    for (const KeySpan& span : path.spans) {
+      children.push_back(std::make_unique<SpanStream>(
+          ctx, table, path.index, std::vector<KeySpan>{span}, false, stats));
+    }
+    return NewUnionStream(std::move(children), nullptr);
+  }
+  return std::make_unique<SpanStream>(ctx, std::move(table), path.index,
+                                      path.spans, reverse, stats);
+}
+
+std::unique_ptr<RowIdStream> NewUnionStream(
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats) {
+  if (children.size() == 1) return std::move(children[0]);
+  return std::make_unique<UnionStream>(std::move(children), stats);
+}
+
+std::unique_ptr<RowIdStream> NewIntersectStream(
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats) {
+  if (children.size() == 1) return std::move(children[0]);
+  return std::make_unique<IntersectStream>(std::move(children), stats);
+}
+
+std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
+                                             NodeStats* stats) {
+  return std::make_unique<SortedStream>(std::move(child), stats);
+}
+
+std::unique_ptr<RowIdStream> NewDistinctStream(
+    std::unique_ptr<RowIdStream> child) {
+  return std::make_unique<DistinctStream>(std::move(child));
+}
+
+std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
+                                           int64_t n) {
+  return std::make_unique<SkipStream>(std::move(child), n);
+}
+
+std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
+                                    std::shared_ptr<const TableSchema> table,
+                                    std::unique_ptr<RowIdStream> ids,
+                                    NodeStats* stats) {
+  return std::make_unique<Fetch>(ctx, std::move(table), std::move(ids), stats);
+}
+
+std::unique_ptr<RowSource> NewIndexOnly(
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+    const IndexSchema* index, std::unique_ptr<RowIdStream> ids,
+    NodeStats* stats) {
+  return std::make_unique<IndexOnly>(ctx, std::move(table), index,
+                                     std::move(ids), stats);
+}
+
+}  // namespace levelql

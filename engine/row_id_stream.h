@@ -1,0 +1,97 @@
+// RowIdStream: a stream of primary keys (the pk components of rows of one
+// table), shaped like a LevelDB iterator.
+//
+// Streams come from index or primary-key scans and combine through merge
+// unions and leapfrog intersections. A stream is "pk-sorted" when it yields
+// keys in ascending byte order without repeats; only pk-sorted streams may
+// be intersected or merge-unioned, and only they support Seek. A stream is
+// used by one thread; views it returns live until it next moves.
+#ifndef LEVELQL_ENGINE_ROW_ID_STREAM_H_
+#define LEVELQL_ENGINE_ROW_ID_STREAM_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/access_path.h"
+#include "engine/operators.h"
+
+namespace levelql {
+
+// Counters one plan node keeps for EXPLAIN ANALYZE.
+struct NodeStats {
+  uint64_t rows = 0;
+  uint64_t keys = 0;
+  uint64_t seeks = 0;
+};
+
+class RowIdStream {
+ public:
+  virtual ~RowIdStream() = default;
+  virtual bool Valid() const = 0;
+  // REQUIRES: pk-sorted. Moves forward to the first key >= target (never
+  // backward).
+  virtual void Seek(std::string_view target) = 0;
+  virtual void Next() = 0;  // REQUIRES: Valid()
+  // REQUIRES: Valid(). The pk components of the current row.
+  virtual std::string_view pk() const = 0;
+  virtual Status status() const = 0;
+  // The current entry, for index-only reads and to skip a row fetch when
+  // the stream reads rows itself (primary-key scans). Empty when neither.
+  virtual std::string_view entry_key() const { return {}; }
+  virtual std::string_view entry_value() const { return {}; }
+  virtual bool reads_rows() const { return false; }
+};
+
+// Scans the spans of `path` forward (or backward with `reverse`), in span
+// order. Yields pk components; with a primary-key path also the rows.
+std::unique_ptr<RowIdStream> NewSpanStream(
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+    const AccessPath& path, bool reverse, NodeStats* stats);
+
+// Merge union of pk-sorted streams; equal keys come out once.
+// n == 1 returns the stream itself.
+std::unique_ptr<RowIdStream> NewUnionStream(
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats);
+
+// Leapfrog intersection of pk-sorted streams: each stream seeks to the
+// largest current key (stepping with Next while the target is near).
+// n == 1 returns the stream itself.
+std::unique_ptr<RowIdStream> NewIntersectStream(
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats);
+
+// Reads a stream fully and yields its keys sorted, without repeats.
+std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
+                                             NodeStats* stats);
+
+// Drops keys seen before (keeps the input order); for scans that can meet a
+// row more than once (multi-valued indexes).
+std::unique_ptr<RowIdStream> NewDistinctStream(
+    std::unique_ptr<RowIdStream> child);
+
+// Skips the first `n` keys without reading rows (OFFSET on an exact scan).
+std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
+                                           int64_t n);
+
+// Fetches the row of each key (in batches through one iterator), giving
+// full rows of `table`.
+std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
+                                    std::shared_ptr<const TableSchema> table,
+                                    std::unique_ptr<RowIdStream> ids,
+                                    NodeStats* stats);
+
+// Builds rows from index entries alone: the index key columns (whose key
+// form decodes to the value), INCLUDE columns and primary-key columns.
+std::unique_ptr<RowSource> NewIndexOnly(
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+    const IndexSchema* index, std::unique_ptr<RowIdStream> ids,
+    NodeStats* stats);
+
+// Whether an index entry of `index` can provide `column`'s value.
+bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
+                         int column);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_ROW_ID_STREAM_H_

@@ -1,0 +1,265 @@
+// End-to-end behaviour of the engine through SQL: storage, catalog, index
+// maintenance, constraints, CHECK, persistence and error reporting.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "engine/catalog.h"
+#include "engine/kv_store.h"
+#include "indexes/row_format.h"
+#include "levelql/database.h"
+#include "tests/test_util.h"
+
+namespace levelql {
+namespace {
+
+using testing::OpenMemory;
+using testing::QueryText;
+using testing::TempDir;
+
+void Exec(Database& db, const std::string& sql) {
+  Status s = db.Execute(sql);
+  ASSERT_TRUE(s.ok()) << sql << "\n" << s.ToString();
+}
+
+void ExpectClean(Database& db) {
+  Status s = db.Execute("CHECK");
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
+TEST(EngineTest, InsertAndSelectThroughFullScan) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL)");
+  Exec(*db, "INSERT INTO t VALUES (2, 'b', 2.5), (1, 'a', NULL), (3, 'c', -1)");
+  EXPECT_EQ(QueryText(*db, "SELECT * FROM t"),
+            "(1, a, NULL)(2, b, 2.5)(3, c, -1.0)");
+  EXPECT_EQ(QueryText(*db, "SELECT name FROM t WHERE score > 0"), "(b)");
+  EXPECT_EQ(QueryText(*db, "SELECT id FROM t ORDER BY name DESC LIMIT 2"),
+            "(3)(2)");
+  ExpectClean(*db);
+}
+
+TEST(EngineTest, SecondaryIndexesAreMaintainedByEveryWrite) {
+  auto db = OpenMemory();
+  Exec(*db,
+       "CREATE TABLE files (id INTEGER PRIMARY KEY, created INTEGER, name "
+       "TEXT, owner INTEGER)");
+  Exec(*db, "CREATE INDEX by_owner ON files (owner, created DESC)");
+  Exec(*db, "CREATE UNIQUE INDEX by_name ON files (name)");
+  Exec(*db,
+       "INSERT INTO files VALUES (1, 20120902, 'a', 1), (2, 20120904, 'b', "
+       "1), (3, 20120906, NULL, 2), (4, 20120908, NULL, 2)");
+  ExpectClean(*db);
+  Exec(*db, "UPDATE files SET owner = 3, name = 'z' WHERE id = 1");
+  ExpectClean(*db);
+  Exec(*db, "DELETE FROM files WHERE owner = 2");
+  ExpectClean(*db);
+  EXPECT_EQ(QueryText(*db, "SELECT id, name, owner FROM files"),
+            "(1, z, 3)(2, b, 1)");
+  Exec(*db, "DROP INDEX by_owner");
+  ExpectClean(*db);
+}
+
+TEST(EngineTest, UniqueViolationInMultiRowInsertStoresNothing) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE u (id INTEGER PRIMARY KEY, email TEXT UNIQUE)");
+  Exec(*db, "CREATE UNIQUE INDEX by_email ON u (email)");
+  Exec(*db, "INSERT INTO u VALUES (1, 'x@y.z')");
+  Status s = db->Execute(
+      "INSERT INTO u VALUES (2, 'a@b.c'), (3, 'q@r.s'), (4, 'a@b.c')");
+  EXPECT_EQ(s.code(), Status::Code::kConstraintError);
+  EXPECT_NE(s.ToString().find("by_email"), std::string::npos) << s.ToString();
+  EXPECT_NE(s.ToString().find("'a@b.c'"), std::string::npos) << s.ToString();
+  EXPECT_EQ(QueryText(*db, "SELECT id FROM u"), "(1)");
+  ExpectClean(*db);
+}
+
+TEST(EngineTest, DuplicatePrimaryKeyIsAConstraintError) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (a INTEGER, b TEXT, PRIMARY KEY (a, b DESC))");
+  Exec(*db, "INSERT INTO t VALUES (1, 'x')");
+  Status s = db->Execute("INSERT INTO t VALUES (1, 'x')");
+  EXPECT_EQ(s.code(), Status::Code::kConstraintError) << s.ToString();
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t"), "(1)");
+}
+
+TEST(EngineTest, WrongTypeInInsertNamesValueAndColumn) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE p (id INTEGER PRIMARY KEY, age INTEGER)");
+  Status s = db->Execute("INSERT INTO p VALUES (1, 'abc')");
+  EXPECT_EQ(s.ToString(),
+            "TypeError: cannot store 'abc' in INTEGER column age");
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM p"), "(0)");
+}
+
+TEST(EngineTest, UnknownTableAndColumnAreErrorsWithPositions) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (a INTEGER)");
+  EXPECT_EQ(QueryText(*db, "SELECT a FROM nope"),
+            "error: NotFound at 1:15: no table nope");
+  EXPECT_EQ(QueryText(*db, "SELECT b FROM t"),
+            "error: NotFound at 1:8: no column b in table t");
+}
+
+TEST(EngineTest, LimitMustBeANonNegativeInt64) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (a INTEGER)");
+  Exec(*db, "INSERT INTO t VALUES (1), (2), (3)");
+  EXPECT_NE(QueryText(*db, "SELECT a FROM t LIMIT -1").find("InvalidArgument"),
+            std::string::npos);
+  EXPECT_NE(QueryText(*db, "SELECT a FROM t LIMIT 9223372036854775808")
+                .find("InvalidArgument"),
+            std::string::npos);
+  EXPECT_EQ(
+      QueryText(*db, "SELECT a FROM t LIMIT 9223372036854775807 OFFSET 1"),
+      "(2)(3)");
+}
+
+TEST(EngineTest, InvalidUtf8IsRejected) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (s TEXT)");
+  auto r = db->Execute("INSERT INTO t VALUES (?)",
+                       Params{Value::Text(std::string("ab\xff", 3))});
+  EXPECT_EQ(r.status().code(), Status::Code::kTypeError)
+      << r.status().ToString();
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t"), "(0)");
+}
+
+TEST(EngineTest, HiddenRowidGrowsAcrossStatements) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (s TEXT)");
+  Exec(*db, "INSERT INTO t VALUES ('a'), ('b')");
+  Exec(*db, "INSERT INTO t VALUES ('c')");
+  EXPECT_EQ(QueryText(*db, "SELECT rowid, s FROM t"), "(1, a)(2, b)(3, c)");
+  EXPECT_EQ(QueryText(*db, "SELECT * FROM t"), "(a)(b)(c)");
+}
+
+TEST(EngineTest, MultiValuedColumnsOwnOneEntryPerDistinctElement) {
+  auto db = OpenMemory();
+  Exec(*db,
+       "CREATE TABLE e (id INTEGER PRIMARY KEY, country TEXT, category "
+       "TEXT[])");
+  Exec(*db, "CREATE INDEX by_category ON e (category)");
+  Exec(*db,
+       "INSERT INTO e VALUES (1, 'Belgium', ARRAY['C']), (4, 'France', "
+       "ARRAY['A', 'B', 'A']), (5, 'Belgium', ARRAY[]), (7, 'Brazil', NULL), "
+       "(12, 'France', ARRAY['A'])");
+  ExpectClean(*db);
+  EXPECT_EQ(QueryText(*db, "SELECT id FROM e WHERE category = 'A'"), "(4)(12)");
+  EXPECT_EQ(QueryText(*db, "SELECT id FROM e WHERE category LIKE 'B%'"), "(4)");
+  Exec(*db, "UPDATE e SET category = ARRAY['B'] WHERE id = 4");
+  ExpectClean(*db);
+}
+
+TEST(EngineTest, CreateIndexBackfillsAndRejectsDuplicates) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+  Exec(*db, "INSERT INTO t VALUES (1, 10), (2, 10), (3, 30)");
+  Exec(*db, "CREATE INDEX by_v ON t (v)");
+  ExpectClean(*db);
+  Status s = db->Execute("CREATE UNIQUE INDEX uv ON t (v)");
+  EXPECT_EQ(s.code(), Status::Code::kConstraintError) << s.ToString();
+  // The failed index left nothing behind: the name is free again.
+  Exec(*db, "DELETE FROM t WHERE id = 2");
+  Exec(*db, "CREATE UNIQUE INDEX uv ON t (v)");
+  ExpectClean(*db);
+}
+
+TEST(EngineTest, CheckReportsAPlantedBadEntry) {
+  TempDir dir;
+  {
+    auto db = Database::Open(dir.path());
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    Exec(**db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+    Exec(**db, "CREATE INDEX by_v ON t (v)");
+    Exec(**db, "INSERT INTO t VALUES (1, 10), (2, 20)");
+    ExpectClean(**db);
+  }
+  {
+    // Plant an entry for a row that does not exist.
+    auto store = OpenLevelDbStore(dir.path(), Options());
+    ASSERT_TRUE(store.ok());
+    auto catalog = LoadCatalog(store->get(), false);
+    ASSERT_TRUE(catalog.ok());
+    const TableSchema* t = catalog->FindTable("t");
+    Row ghost = {Value::Int(99), Value::Int(30)};
+    std::vector<rows::IndexEntry> entries;
+    rows::IndexEntriesForRow(*t, *t->indexes[0], ghost, &entries);
+    WriteBatch batch;
+    batch.Put(entries[0].key, entries[0].value);
+    ASSERT_TRUE((*store)->Write(batch, true).ok());
+  }
+  auto db = Database::Open(dir.path());
+  ASSERT_TRUE(db.ok());
+  Status s = (*db)->Execute("CHECK");
+  EXPECT_EQ(s.code(), Status::Code::kCorruption);
+  EXPECT_NE(s.message().find("1 dangling"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("(30)"), std::string::npos) << s.message();
+}
+
+TEST(EngineTest, DataAndCatalogSurviveReopen) {
+  TempDir dir;
+  {
+    auto db = Database::Open(dir.path());
+    ASSERT_TRUE(db.ok());
+    Exec(**db,
+         "CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT COLLATE nocase)");
+    Exec(**db, "CREATE INDEX by_s ON t (s)");
+    Exec(**db, "INSERT INTO t VALUES (1, 'Straße'), (2, 'abc')");
+  }
+  auto db = Database::Open(dir.path());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  EXPECT_EQ(QueryText(**db, "SELECT id FROM t WHERE s = 'STRASSE'"), "(1)");
+  ExpectClean(**db);
+}
+
+TEST(EngineTest, CollationVersionMismatchRefusesOpenNamingTheIndex) {
+  TempDir dir;
+  {
+    auto db = Database::Open(dir.path());
+    ASSERT_TRUE(db.ok());
+    Exec(**db, "CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT)");
+    Exec(**db, "CREATE INDEX by_s ON t (s COLLATE \"icu:de\")");
+  }
+  {
+    // Rewrite the index record as if an older ICU had built it.
+    auto store = OpenLevelDbStore(dir.path(), Options());
+    ASSERT_TRUE(store.ok());
+    std::string value;
+    ASSERT_TRUE((*store)->Get(nullptr, IndexRecordKey("by_s"), &value).ok());
+    std::string_view in = value;
+    Value id, sql, versions;
+    ASSERT_TRUE(keys::DecodeValue(&in, keys::Direction::kAsc, &id).ok());
+    ASSERT_TRUE(keys::DecodeValue(&in, keys::Direction::kAsc, &sql).ok());
+    std::string rewritten;
+    keys::EncodeValue(id, keys::Direction::kAsc, &rewritten);
+    keys::EncodeValue(sql, keys::Direction::kAsc, &rewritten);
+    keys::EncodeValue(Value::Text("icu-1.0 collator-0"), keys::Direction::kAsc,
+                      &rewritten);
+    WriteBatch batch;
+    batch.Put(IndexRecordKey("by_s"), rewritten);
+    ASSERT_TRUE((*store)->Write(batch, true).ok());
+  }
+  auto db = Database::Open(dir.path());
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.status().message().find("by_s"), std::string::npos);
+  EXPECT_NE(db.status().message().find("rebuild"), std::string::npos);
+}
+
+TEST(EngineTest, AggregatesFollowSqlite) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (a INTEGER, b REAL)");
+  EXPECT_EQ(QueryText(*db, "SELECT count(*), sum(a), avg(a), min(a) FROM t"),
+            "(0, NULL, NULL, NULL)");
+  Exec(*db, "INSERT INTO t VALUES (1, 1.5), (2, NULL), (2, 3.0), (NULL, 1.5)");
+  EXPECT_EQ(QueryText(*db,
+                      "SELECT count(*), count(a), count(DISTINCT a), sum(a), "
+                      "sum(b), max(b), avg(a) FROM t"),
+            "(4, 3, 2, 5, 6.0, 3.0, 1.66666666666667)");
+  EXPECT_EQ(QueryText(*db,
+                      "SELECT DISTINCT 7 / 2, 7 % 3, 1 / 0, 7.5 % 2, -7 / 2, "
+                      "'12abc' + 1, 2 || 3 FROM t"),
+            "(3, 1, NULL, 1.0, -3, 13, 23)");
+}
+
+}  // namespace
+}  // namespace levelql
