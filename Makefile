@@ -25,7 +25,7 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 run: build
-	$(BUILD)/tools/levelql-demo
+	tools/run-demo.sh $(BUILD)
 
 format:
 	clang-format -i $$(git ls-files '*.cc' '*.h')

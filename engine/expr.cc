@@ -119,8 +119,37 @@ Result<Value> CallFunction(const BoundExpr& e, const EvalContext& ctx) {
   return Status::NotSupported("unknown function");
 }
 
+// A predicate on a multi-valued value is true when it is true for some
+// element; NULL when no element makes it true but some give NULL.
+template <typename Test>
+Result<Value> AnyElement(const Value& list, Test test) {
+  bool saw_null = false;
+  for (const Value& element : list.list()) {
+    LQ_ASSIGN_OR_RETURN(Value r, test(element));
+    std::optional<bool> t = Truth(r);
+    if (!t) {
+      saw_null = true;
+    } else if (*t) {
+      return Value::Int(1);
+    }
+  }
+  return saw_null ? Value() : Value::Int(0);
+}
+
+Result<Value> EvalInValue(const BoundExpr& e, const EvalContext& ctx,
+                          const Value& lhs);
+
 Result<Value> EvalIn(const BoundExpr& e, const EvalContext& ctx) {
   LQ_ASSIGN_OR_RETURN(Value lhs, Evaluate(*e.args[0], ctx));
+  if (lhs.type() == Type::kList) {
+    return AnyElement(lhs,
+                      [&](const Value& el) { return EvalInValue(e, ctx, el); });
+  }
+  return EvalInValue(e, ctx, lhs);
+}
+
+Result<Value> EvalInValue(const BoundExpr& e, const EvalContext& ctx,
+                          const Value& lhs) {
   if (e.args.size() == 1) return Value::Int(e.negated ? 1 : 0);
   if (lhs.is_null()) return Value();
   bool saw_null = false;
@@ -186,6 +215,18 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         case BinaryOp::kLe:
         case BinaryOp::kGt:
         case BinaryOp::kGe:
+          if (l.type() == Type::kList && r.type() != Type::kList) {
+            return AnyElement(l, [&](const Value& el) -> Result<Value> {
+              return CompareOp(e.binary_op, el, r, e.args[0]->affinity,
+                               e.args[1]->affinity, e.collation);
+            });
+          }
+          if (r.type() == Type::kList && l.type() != Type::kList) {
+            return AnyElement(r, [&](const Value& el) -> Result<Value> {
+              return CompareOp(e.binary_op, l, el, e.args[0]->affinity,
+                               e.args[1]->affinity, e.collation);
+            });
+          }
           return CompareOp(e.binary_op, l, r, e.args[0]->affinity,
                            e.args[1]->affinity, e.collation);
         default:
@@ -193,22 +234,26 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       }
     }
     case BoundExpr::Kind::kBetween: {
-      LQ_ASSIGN_OR_RETURN(Value x, Evaluate(*e.args[0], ctx));
+      LQ_ASSIGN_OR_RETURN(Value x0, Evaluate(*e.args[0], ctx));
       LQ_ASSIGN_OR_RETURN(Value lo, Evaluate(*e.args[1], ctx));
       LQ_ASSIGN_OR_RETURN(Value hi, Evaluate(*e.args[2], ctx));
-      Affinity ax = e.args[0]->affinity;
-      std::optional<bool> a = Truth(CompareOp(
-          BinaryOp::kGe, x, lo, ax, e.args[1]->affinity, e.collation));
-      std::optional<bool> b = Truth(CompareOp(
-          BinaryOp::kLe, x, hi, ax, e.args[2]->affinity, e.collation));
-      std::optional<bool> r;
-      if ((a && !*a) || (b && !*b)) {
-        r = false;
-      } else if (a && b) {
-        r = true;
-      }
-      if (r && e.negated) r = !*r;
-      return BoolValue(r);
+      auto between = [&](const Value& x) -> Result<Value> {
+        Affinity ax = e.args[0]->affinity;
+        std::optional<bool> a = Truth(CompareOp(
+            BinaryOp::kGe, x, lo, ax, e.args[1]->affinity, e.collation));
+        std::optional<bool> b = Truth(CompareOp(
+            BinaryOp::kLe, x, hi, ax, e.args[2]->affinity, e.collation));
+        std::optional<bool> r;
+        if ((a && !*a) || (b && !*b)) {
+          r = false;
+        } else if (a && b) {
+          r = true;
+        }
+        if (r && e.negated) r = !*r;
+        return BoolValue(r);
+      };
+      if (x0.type() == Type::kList) return AnyElement(x0, between);
+      return between(x0);
     }
     case BoundExpr::Kind::kIn:
       return EvalIn(e, ctx);

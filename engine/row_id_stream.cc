@@ -141,7 +141,10 @@ class SpanStream : public RowIdStream {
       return;
     }
     ++ctx_->keys_read;
-    if (stats_) ++stats_->keys;
+    if (stats_) {
+      ++stats_->keys;
+      ++stats_->rows;
+    }
     if (index_ == nullptr) {
       pk_.assign(it_->key().substr(table_prefix_len_));
     } else {
@@ -414,6 +417,9 @@ class Fetch : public RowSource {
         prefix_(rows::IdPrefix(table_->id)) {}
 
   bool Next(Row* row) override {
+    // Advance lazily, so a LIMIT that stops pulling reads no key too many.
+    if (started_) ids_->Next();
+    started_ = true;
     if (!status_.ok() || !ids_->Valid()) return false;
     if (ids_->reads_rows()) {
       status_ =
@@ -441,7 +447,6 @@ class Fetch : public RowSource {
     }
     if (!status_.ok()) return false;
     if (stats_) ++stats_->rows;
-    ids_->Next();
     return true;
   }
   Status status() const override {
@@ -449,6 +454,7 @@ class Fetch : public RowSource {
   }
 
  private:
+  bool started_ = false;
   ExecContext* ctx_;
   std::shared_ptr<const TableSchema> table_;
   std::unique_ptr<RowIdStream> ids_;
@@ -472,6 +478,8 @@ class IndexOnly : public RowSource {
   }
 
   bool Next(Row* row) override {
+    if (started_) ids_->Next();
+    started_ = true;
     if (!status_.ok() || !ids_->Valid()) return false;
     row->assign(table_->columns.size(), Value());
     std::vector<Value> values;
@@ -510,7 +518,6 @@ class IndexOnly : public RowSource {
       if (!status_.ok()) return false;
     }
     if (stats_) ++stats_->rows;
-    ids_->Next();
     return true;
   }
   Status status() const override {
@@ -518,6 +525,7 @@ class IndexOnly : public RowSource {
   }
 
  private:
+  bool started_ = false;
   std::shared_ptr<const TableSchema> table_;
   const IndexSchema* index_;
   std::unique_ptr<RowIdStream> ids_;

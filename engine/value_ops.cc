@@ -204,6 +204,12 @@ Value CompareOp(BinaryOp op, const Value& a0, const Value& b0, Affinity aff_a,
                 Affinity aff_b, const Collation* collation) {
   if (a0.is_null() || b0.is_null()) return Value();
   Value a = a0, b = b0;
+  // A TIMESTAMP compares with a timestamp literal as a timestamp.
+  if (a.type() == Type::kTimestamp && b.type() == Type::kText) {
+    if (auto t = ParseTimestamp(b.text())) b = Value::Timestamp(*t);
+  } else if (b.type() == Type::kTimestamp && a.type() == Type::kText) {
+    if (auto t = ParseTimestamp(a.text())) a = Value::Timestamp(*t);
+  }
   if (aff_a == Affinity::kNumeric &&
       (aff_b == Affinity::kText || aff_b == Affinity::kNone ||
        aff_b == Affinity::kBlob)) {
