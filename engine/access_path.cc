@@ -82,7 +82,8 @@ enum class Coerced { kValue, kAlwaysFalse, kUnusable };
 // Converts `v` for comparison `op` against `column` so that the comparison
 // of key bytes gives the SQL answer; may tighten op (int_col > 2.5 is
 // int_col >= 3).
-Coerced CoerceForKey(const ColumnSchema& column, BinaryOp* op, Value* v) {
+Coerced CoerceForKey(const ColumnSchema& column, BinaryOp* op, Value* v,
+                     Affinity affinity) {
   if (v->is_null()) return Coerced::kAlwaysFalse;
   switch (column.type) {
     case Type::kInteger: {
@@ -133,7 +134,10 @@ Coerced CoerceForKey(const ColumnSchema& column, BinaryOp* op, Value* v) {
     }
     case Type::kText:
       if (v->type() == Type::kText) return Coerced::kValue;
-      if (v->is_numeric()) {
+      // A number turns into text only when it has no affinity of its own
+      // (a literal); against a CAST(... AS REAL) SQLite compares the column
+      // numerically instead, which key bytes cannot answer.
+      if (v->is_numeric() && affinity == Affinity::kNone) {
         *v = Value::Text(ValueToText(*v));
         return Coerced::kValue;
       }
@@ -249,7 +253,7 @@ class PathBuilder {
         return std::nullopt;
       }
       Value v = t.args[1]->value;
-      Coerced c = CoerceForKey(column_, &op, &v);
+      Coerced c = CoerceForKey(column_, &op, &v, t.args[1]->affinity);
       if (c == Coerced::kUnusable) return std::nullopt;
       Constraint out;
       if (c == Coerced::kAlwaysFalse) return out;  // no intervals
@@ -265,8 +269,8 @@ class PathBuilder {
         collation_ok(t)) {
       BinaryOp lo_op = BinaryOp::kGe, hi_op = BinaryOp::kLe;
       Value lo = t.args[1]->value, hi = t.args[2]->value;
-      Coerced a = CoerceForKey(column_, &lo_op, &lo);
-      Coerced b = CoerceForKey(column_, &hi_op, &hi);
+      Coerced a = CoerceForKey(column_, &lo_op, &lo, t.args[1]->affinity);
+      Coerced b = CoerceForKey(column_, &hi_op, &hi, t.args[2]->affinity);
       if (a == Coerced::kUnusable || b == Coerced::kUnusable) {
         return std::nullopt;
       }
@@ -290,7 +294,7 @@ class PathBuilder {
         if (t.args[i]->kind != Kind::kConst) return std::nullopt;
         BinaryOp op = BinaryOp::kEq;
         Value v = t.args[i]->value;
-        Coerced c = CoerceForKey(column_, &op, &v);
+        Coerced c = CoerceForKey(column_, &op, &v, t.args[i]->affinity);
         if (c == Coerced::kUnusable) return std::nullopt;
         if (c == Coerced::kAlwaysFalse) continue;
         points.emplace_back(Encode(v), v);

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "engine/continuation.h"
 #include "engine/value_ops.h"
 #include "parser/parser.h"
 
@@ -69,6 +70,17 @@ std::string JoinVersions(const std::vector<std::string>& versions) {
 }
 
 }  // namespace
+
+uint64_t SchemaVersion(const CatalogState& state) {
+  uint64_t h = 0;
+  for (const auto& [name, table] : state.tables) {
+    h = Fingerprint(table->sql, h ^ static_cast<uint64_t>(table->id));
+    for (const auto& index : table->indexes) {
+      h = Fingerprint(index->sql, h ^ static_cast<uint64_t>(index->id));
+    }
+  }
+  return h;
+}
 
 Result<std::shared_ptr<TableSchema>> MakeTableSchema(
     const parser::CreateTable& create, int64_t id, const std::string& sql) {
@@ -309,6 +321,7 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   }
   LQ_RETURN_IF_ERROR(it->status());
   for (auto& [name, table] : tables) state.tables[name] = table;
+  state.version = SchemaVersion(state);
   return state;
 }
 

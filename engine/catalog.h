@@ -36,13 +36,17 @@ struct CatalogState {
   std::map<std::string, std::shared_ptr<const TableSchema>> tables;
   std::map<std::string, std::string> index_table;  // index name -> table
   int64_t next_id = 1;
-  uint64_t version = 0;  // bumped by every DDL statement
+  // A fingerprint of every table and index definition: equal exactly when
+  // the schema is the same, also across reopening the database.
+  uint64_t version = 0;
 
   const TableSchema* FindTable(const std::string& name) const {
     auto it = tables.find(name);
     return it == tables.end() ? nullptr : it->second.get();
   }
 };
+
+uint64_t SchemaVersion(const CatalogState& state);
 
 // Builds a table schema from its CREATE TABLE statement (validating names,
 // types, collations and defaults).

@@ -15,6 +15,9 @@ class SelectCursor : public Cursor {
     std::shared_ptr<const CatalogState> catalog;
     BoundSelect bound;
     std::vector<Value> params;
+    ResumePoint resume;          // the token resumed from, if any
+    uint64_t fingerprint = 0;    // of the statement and its parameters
+    int64_t emitted_before = 0;  // rows returned before this cursor
     ExecContext ctx;
     SelectExecution exec;
   };
@@ -26,9 +29,46 @@ class SelectCursor : public Cursor {
   }
 
   bool Next() override {
-    if (!state_->exec.root->Next(&row_)) return false;
-    row_.resize(state_->exec.width);
+    if (!state_->exec.root->Next(&full_)) return false;
+    ++emitted_;
+    row_.assign(full_.begin(), full_.begin() + state_->exec.width);
     return true;
+  }
+
+  std::string ContinuationToken() const override {
+    if (emitted_ == 0 && state_->emitted_before == 0) return {};
+    ResumePoint p;
+    p.fingerprint = state_->fingerprint;
+    p.schema_version = state_->catalog->version;
+    p.emitted = state_->emitted_before + emitted_;
+    switch (state_->exec.token_mode) {
+      case TokenMode::kDone:
+        p.kind = ResumePoint::Kind::kDone;
+        break;
+      case TokenMode::kSkip:
+        p.kind = ResumePoint::Kind::kSkip;
+        break;
+      case TokenMode::kSortKey: {
+        p.kind = ResumePoint::Kind::kSortKey;
+        const PlanNode* n = state_->exec.plan.get();
+        while (n && n->kind != PlanNode::Kind::kSort &&
+               n->kind != PlanNode::Kind::kTopK) {
+          n = n->children.empty() ? nullptr : n->children[0].get();
+        }
+        if (!n) return {};
+        for (const SortKey& k : n->sort_keys)
+          p.sort_key.push_back(full_[k.column]);
+        break;
+      }
+      case TokenMode::kStream:
+        if (emitted_ == 0) {
+          p = state_->resume;  // nothing read yet: same position
+        } else if (!state_->exec.root->Position(&p.kind, &p.key)) {
+          p.kind = ResumePoint::Kind::kSkip;
+        }
+        break;
+    }
+    return EncodeToken(p);
   }
   const Row& row() const override { return row_; }
   const std::vector<std::string>& column_names() const override {
@@ -41,7 +81,9 @@ class SelectCursor : public Cursor {
   std::unique_ptr<State> state_;
   std::vector<std::string> names_;
   std::vector<Type> types_;
+  Row full_;
   Row row_;
+  int64_t emitted_ = 0;
 };
 
 // A cursor over rows computed up front (EXPLAIN, PRAGMA, DML results).
@@ -88,9 +130,9 @@ class PreparedStatement : public levelql::Statement {
     LQ_RETURN_IF_ERROR(cursor->status());
     return ExecResult{affected};
   }
-  Result<std::unique_ptr<Cursor>> Resume(const std::string&,
-                                         const Params&) override {
-    return Status::NotSupported("continuation tokens");
+  Result<std::unique_ptr<Cursor>> Resume(const std::string& token,
+                                         const Params& params) override {
+    return db_->Resume(stmt_, token, params);
   }
   int parameter_count() const override {
     // Binding reports the slots; count them on a throwaway bind.
@@ -152,7 +194,8 @@ std::shared_ptr<const CatalogState> DatabaseImpl::catalog() const {
   return catalog_;
 }
 
-void DatabaseImpl::SetCatalog(std::shared_ptr<const CatalogState> next) {
+void DatabaseImpl::SetCatalog(std::shared_ptr<CatalogState> next) {
+  next->version = SchemaVersion(*next);
   std::lock_guard<std::mutex> lock(catalog_mu_);
   catalog_ = std::move(next);
 }
@@ -230,7 +273,8 @@ Result<std::string> DatabaseImpl::Explain(std::string_view sql,
   }
   auto* select = std::get_if<parser::Select>(&target->node);
   if (!select) return ExplainWrite(*target, params);
-  LQ_ASSIGN_OR_RETURN(auto cursor, RunSelect(*select, params, mode));
+  LQ_ASSIGN_OR_RETURN(auto cursor,
+                      RunSelect(*target, *select, params, mode, nullptr));
   std::string out;
   while (cursor->Next()) {
     out += cursor->row()[0].text();
@@ -300,16 +344,70 @@ Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
   return out;
 }
 
+Result<std::unique_ptr<Cursor>> DatabaseImpl::Resume(
+    const parser::Statement& stmt, const std::string& token,
+    const Params& params) {
+  auto* select = std::get_if<parser::Select>(&stmt.node);
+  if (!select) {
+    return Status::InvalidArgument("only a SELECT can be resumed");
+  }
+  return RunSelect(stmt, *select, params, Mode::kRun, &token);
+}
+
 Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
-    const parser::Select& select, const Params& params, Mode mode) {
+    const parser::Statement& stmt, const parser::Select& select,
+    const Params& params, Mode mode, const std::string* token) {
   auto state = std::make_unique<SelectCursor::State>();
   state->catalog = catalog();
   Binder binder(state->catalog);
   LQ_ASSIGN_OR_RETURN(state->bound, binder.BindSelect(select));
   LQ_ASSIGN_OR_RETURN(state->params, BindParams(binder.params(), params));
+  std::string param_bytes;
+  for (const Value& v : state->params) {
+    keys::EncodeValue(v, keys::Direction::kAsc, &param_bytes);
+  }
+  state->fingerprint = Fingerprint(param_bytes, Fingerprint(stmt.text));
   state->ctx = NewContext(&state->params);
+  if (token) {
+    LQ_ASSIGN_OR_RETURN(state->resume, DecodeToken(*token));
+    if (state->resume.fingerprint != state->fingerprint) {
+      return Status::InvalidArgument(
+          "continuation token belongs to another query or other parameter "
+          "values");
+    }
+    if (state->resume.schema_version != state->catalog->version) {
+      return Status::InvalidArgument(
+          "continuation token predates a schema change; restart the query");
+    }
+    state->emitted_before = state->resume.emitted;
+    state->ctx.resume = &state->resume;
+  }
   LQ_ASSIGN_OR_RETURN(state->exec,
                       BuildSelect(&state->bound, &state->ctx, rules()));
+  if (token) {
+    using K = ResumePoint::Kind;
+    K kind = state->resume.kind;
+    bool fits = false;
+    switch (state->exec.token_mode) {
+      case TokenMode::kStream:
+        fits = kind == K::kEntry || kind == K::kPk;
+        break;
+      case TokenMode::kSortKey:
+        fits = kind == K::kSortKey;
+        break;
+      case TokenMode::kSkip:
+        fits = kind == K::kSkip;
+        break;
+      case TokenMode::kDone:
+        fits = kind == K::kDone;
+        break;
+    }
+    if (!fits) {
+      return Status::InvalidArgument(
+          "the query's plan changed since the continuation token was made; "
+          "restart the query");
+    }
+  }
   if (mode == Mode::kExplainAnalyze) {
     Row row;
     while (state->exec.root->Next(&row)) {
@@ -330,12 +428,13 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(const parser::Statement& stmt,
   *affected = 0;
   const auto& node = stmt.node;
   if (auto* s = std::get_if<parser::Select>(&node)) {
-    return RunSelect(*s, params, Mode::kRun);
+    return RunSelect(stmt, *s, params, Mode::kRun, nullptr);
   }
   if (auto* e = std::get_if<parser::Explain>(&node)) {
     if (auto* s = std::get_if<parser::Select>(&e->statement->node)) {
-      return RunSelect(*s, params,
-                       e->analyze ? Mode::kExplainAnalyze : Mode::kExplain);
+      return RunSelect(*e->statement, *s, params,
+                       e->analyze ? Mode::kExplainAnalyze : Mode::kExplain,
+                       nullptr);
     }
     LQ_ASSIGN_OR_RETURN(std::string text, ExplainWrite(*e->statement, params));
     return PlanCursor(text);
@@ -440,7 +539,6 @@ Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
                       MakeTableSchema(create, cat->next_id, stmt.text));
   auto next = std::make_shared<CatalogState>(*cat);
   next->next_id++;
-  next->version++;
   WriteBatch batch;
   PutTableRecord(*table, &batch);
   PutNextId(next->next_id, &batch);
@@ -491,7 +589,6 @@ Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
   PutIndexRecord(*index, &batch);
   auto next = std::make_shared<CatalogState>(*cat);
   next->next_id++;
-  next->version++;
   PutNextId(next->next_id, &batch);
   LQ_RETURN_IF_ERROR(Commit(batch));
   auto new_table = std::make_shared<TableSchema>(*table);
@@ -532,7 +629,6 @@ Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
   LQ_RETURN_IF_ERROR(Commit(batch));
   next_rowid_.erase(table->id);
   next->tables.erase(drop.name);
-  next->version++;
   SetCatalog(next);
   return Status::OK();
 }
@@ -561,7 +657,6 @@ Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
   auto next = std::make_shared<CatalogState>(*cat);
   next->tables[new_table->name] = new_table;
   next->index_table.erase(drop.name);
-  next->version++;
   SetCatalog(next);
   return Status::OK();
 }

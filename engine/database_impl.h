@@ -47,13 +47,19 @@ class DatabaseImpl : public Database {
   // others give a cursor with no columns and set *affected.
   Result<std::unique_ptr<Cursor>> Run(const parser::Statement& stmt,
                                       const Params& params, int64_t* affected);
+  // Resumes a SELECT after the row a continuation token was taken at.
+  Result<std::unique_ptr<Cursor>> Resume(const parser::Statement& stmt,
+                                         const std::string& token,
+                                         const Params& params);
 
   std::shared_ptr<const CatalogState> catalog() const;
 
  private:
   enum class Mode { kRun, kExplain, kExplainAnalyze };
-  Result<std::unique_ptr<Cursor>> RunSelect(const parser::Select& select,
-                                            const Params& params, Mode mode);
+  Result<std::unique_ptr<Cursor>> RunSelect(const parser::Statement& stmt,
+                                            const parser::Select& select,
+                                            const Params& params, Mode mode,
+                                            const std::string* token);
   Result<std::string> ExplainWrite(const parser::Statement& stmt,
                                    const Params& params);
   RuleSet rules();
@@ -68,7 +74,7 @@ class DatabaseImpl : public Database {
   Status RunCheck(const parser::Check& check);
 
   Status Commit(const WriteBatch& batch);
-  void SetCatalog(std::shared_ptr<const CatalogState> next);
+  void SetCatalog(std::shared_ptr<CatalogState> next);
   Result<int64_t> NextRowId(const TableSchema& table);
   ExecContext NewContext(const std::vector<Value>* params);
   Status DeleteRange(const std::string& prefix, WriteBatch* batch);

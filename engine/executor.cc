@@ -79,7 +79,9 @@ Result<SelectExecution> BuildSelect(BoundSelect* select, ExecContext* ctx,
   input.rules = &rules;
   input.params = ctx->params;
   input.table_rows = ctx->table_rows(*select->table);
-  LQ_ASSIGN_OR_RETURN(exec.plan, PlanSelect(select, limit, offset, input));
+  input.resume = ctx->resume;
+  LQ_ASSIGN_OR_RETURN(
+      exec.plan, PlanSelect(select, limit, offset, input, &exec.token_mode));
   exec.root = BuildOperators(exec.plan.get(), ctx, select->table);
   exec.width = select->outputs.size();
   return exec;

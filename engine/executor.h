@@ -14,6 +14,7 @@
 #include "engine/binder.h"
 #include "engine/operators.h"
 #include "engine/plan.h"
+#include "engine/planner.h"
 #include "engine/rules.h"
 #include "engine/write_txn.h"
 
@@ -24,6 +25,7 @@ struct SelectExecution {
   std::unique_ptr<PlanNode> plan;
   std::unique_ptr<RowSource> root;  // rows are [outputs..., sort keys...]
   size_t width = 0;                 // visible output columns
+  TokenMode token_mode = TokenMode::kSkip;
 };
 
 // Plans and builds a SELECT. `select` is normalized in place and must

@@ -15,10 +15,18 @@ class TableScan : public RowSource {
       : ctx_(ctx), table_(std::move(table)) {
     prefix_ = rows::IdPrefix(table_->id);
     it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
-    it_->Seek(prefix_);
+    const ResumePoint* r = ctx_->resume;
+    if (r && r->kind == ResumePoint::Kind::kEntry && r->key > prefix_) {
+      it_->Seek(r->key + std::string(1, '\0'));  // right after the row
+    } else {
+      it_->Seek(prefix_);
+    }
     ++ctx_->seeks;
   }
   bool Next(Row* row) override {
+    // Advance lazily: the iterator stays on the row last returned.
+    if (started_ && it_->Valid()) it_->Next();
+    started_ = true;
     if (!status_.ok() || !it_->Valid()) {
       if (status_.ok()) status_ = it_->status();
       return false;
@@ -31,13 +39,18 @@ class TableScan : public RowSource {
     }
     ++ctx_->keys_read;
     status_ = rows::DecodeRow(*table_, key, it_->value(), row);
-    if (!status_.ok()) return false;
-    it_->Next();
-    return true;
+    return status_.ok();
   }
   Status status() const override { return status_; }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    if (!it_->Valid()) return false;
+    *kind = ResumePoint::Kind::kEntry;
+    key->assign(it_->key());
+    return true;
+  }
 
  private:
+  bool started_ = false;
   ExecContext* ctx_;
   std::shared_ptr<const TableSchema> table_;
   std::string prefix_;
@@ -65,6 +78,9 @@ class Filter : public RowSource {
   }
   Status status() const override {
     return status_.ok() ? input_->status() : status_;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return input_->Position(kind, key);
   }
 
  private:
@@ -95,6 +111,9 @@ class Project : public RowSource {
   }
   Status status() const override {
     return status_.ok() ? input_->status() : status_;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return input_->Position(kind, key);
   }
 
  private:
@@ -368,11 +387,35 @@ class Limit : public RowSource {
     return true;
   }
   Status status() const override { return input_->status(); }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return input_->Position(kind, key);
+  }
 
  private:
   std::unique_ptr<RowSource> input_;
   int64_t offset_;
   int64_t limit_;
+};
+
+class ResumeFilter : public RowSource {
+ public:
+  ResumeFilter(std::unique_ptr<RowSource> input, std::vector<SortKey> keys,
+               Row after)
+      : input_(std::move(input)),
+        keys_(std::move(keys)),
+        after_(std::move(after)) {}
+  bool Next(Row* row) override {
+    while (input_->Next(row)) {
+      if (CompareRows(*row, after_, keys_) > 0) return true;
+    }
+    return false;
+  }
+  Status status() const override { return input_->status(); }
+
+ private:
+  std::unique_ptr<RowSource> input_;
+  std::vector<SortKey> keys_;
+  Row after_;
 };
 
 class Values : public RowSource {
@@ -436,6 +479,13 @@ std::unique_ptr<RowSource> NewLimit(std::unique_ptr<RowSource> input,
                                     int64_t offset, int64_t limit) {
   return std::make_unique<Limit>(std::move(input), offset, limit);
 }
+std::unique_ptr<RowSource> NewResumeFilter(std::unique_ptr<RowSource> input,
+                                           std::vector<SortKey> keys,
+                                           Row after) {
+  return std::make_unique<ResumeFilter>(std::move(input), std::move(keys),
+                                        std::move(after));
+}
+
 std::unique_ptr<RowSource> NewValues(std::vector<Row> rows) {
   return std::make_unique<Values>(std::move(rows));
 }

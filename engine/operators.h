@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/continuation.h"
 #include "engine/expr.h"
 #include "engine/kv_store.h"
 #include "indexes/schema.h"
@@ -25,6 +26,9 @@ struct ExecContext {
   KvStore* store = nullptr;
   std::shared_ptr<const KvSnapshot> snapshot;
   const std::vector<Value>* params = nullptr;
+  // Set when resuming from a continuation token: the access path starts
+  // right after this position.
+  const ResumePoint* resume = nullptr;
   const std::atomic<uint64_t>* interrupt_epoch = nullptr;
   uint64_t start_epoch = 0;
   // Counters for EXPLAIN ANALYZE.
@@ -48,6 +52,13 @@ class RowSource {
   virtual ~RowSource() = default;
   virtual bool Next(Row* row) = 0;
   virtual Status status() const = 0;
+  // Where the row last returned sits in the scan order (its entry key or
+  // primary key), for continuation tokens. False when unknown.
+  virtual bool Position(ResumePoint::Kind* kind, std::string* key) const {
+    (void)kind;
+    (void)key;
+    return false;
+  }
 };
 
 // Every row of `table` in primary-key order.
@@ -86,6 +97,10 @@ std::unique_ptr<RowSource> NewSort(ExecContext* ctx,
 // Skips `offset` rows, then returns at most `limit` (-1: no limit).
 std::unique_ptr<RowSource> NewLimit(std::unique_ptr<RowSource> input,
                                     int64_t offset, int64_t limit);
+// Rows after `after` in the order of `keys` (continuation of a sorted plan).
+std::unique_ptr<RowSource> NewResumeFilter(std::unique_ptr<RowSource> input,
+                                           std::vector<SortKey> keys,
+                                           Row after);
 // Rows from a vector.
 std::unique_ptr<RowSource> NewValues(std::vector<Row> rows);
 

@@ -40,6 +40,8 @@ std::string_view PlanKindName(PlanNode::Kind kind) {
       return "TopK";
     case PlanNode::Kind::kLimit:
       return "Limit";
+    case PlanNode::Kind::kResumeAfter:
+      return "ResumeAfter";
   }
   return "?";
 }

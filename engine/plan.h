@@ -36,6 +36,7 @@ struct PlanNode {
     kSort,
     kTopK,
     kLimit,
+    kResumeAfter,  // rows after a continuation token's sort position
   };
   Kind kind = Kind::kTableScan;
   std::string detail;
@@ -56,6 +57,8 @@ struct PlanNode {
   std::vector<SortKey> sort_keys;
   size_t width = 0;
   std::vector<const Collation*> collations;
+  // kResumeAfter: the row to resume after (values at sort_keys' columns).
+  Row resume_row;
 
   NodeStats stats;  // filled while running, for EXPLAIN ANALYZE
 };

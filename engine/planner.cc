@@ -447,11 +447,28 @@ class Counted : public RowSource {
     return true;
   }
   Status status() const override { return input_->status(); }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return input_->Position(kind, key);
+  }
 
  private:
   std::unique_ptr<RowSource> input_;
   NodeStats* stats_;
 };
+
+// Moves the root key stream of a resumed query past the token's position.
+std::unique_ptr<RowIdStream> Resumed(std::unique_ptr<RowIdStream> ids,
+                                     const ResumePoint* r) {
+  if (!r) return ids;
+  if (r->kind == ResumePoint::Kind::kEntry && ids->position_is_entry()) {
+    ids->SeekAfterEntry(r->key);
+  } else if (r->kind == ResumePoint::Kind::kPk) {
+    std::string after = r->key;
+    after.push_back('\0');
+    if (ids->Valid() && ids->pk() < after) ids->Seek(after);
+  }
+  return ids;
+}
 
 }  // namespace
 
@@ -469,12 +486,18 @@ std::unique_ptr<RowSource> BuildOperators(
       out = NewTableScan(ctx, t);
       break;
     case Kind::kFetch:
-      return NewFetch(ctx, t, BuildKeys(node->children[0].get(), ctx, t),
-                      &node->stats);
+      return NewFetch(
+          ctx, t,
+          Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
+          &node->stats);
     case Kind::kIndexOnly:
-      return NewIndexOnly(ctx, t, IndexOf(*node),
-                          BuildKeys(node->children[0].get(), ctx, t),
-                          &node->stats);
+      return NewIndexOnly(
+          ctx, t, IndexOf(*node),
+          Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
+          &node->stats);
+    case Kind::kResumeAfter:
+      out = NewResumeFilter(child(0), node->sort_keys, node->resume_row);
+      break;
     case Kind::kFilter:
       out = NewFilter(ctx, child(0), node->predicate);
       break;
@@ -505,7 +528,9 @@ std::unique_ptr<RowSource> BuildOperators(
 
 Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
                                              int64_t offset,
-                                             const PlannerInput& input) {
+                                             const PlannerInput& input,
+                                             TokenMode* mode) {
+  const ResumePoint* resume = input.resume;
   const RuleSet& rules = *input.rules;
   select->where =
       NormalizePredicate(std::move(select->where), rules, *input.params);
@@ -531,7 +556,7 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
   bool ordered = false, filtered = false;
   // OFFSET counted on keys needs rows that arrive in their final order and
   // are all kept (no filter, no sort, no distinct).
-  int64_t skip = (streams && (wanted != nullptr)) ? offset : 0;
+  int64_t skip = (streams && resume == nullptr) ? offset : 0;
   std::unique_ptr<PlanNode> root =
       AccessRows(planner, select->where.get(), select->column_names,
                  has_order ? wanted : &no_order, limit_hint, &needed, skip,
@@ -550,6 +575,22 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
   }
   if (has_order && !order) ordered = false;
 
+  bool repeats = false;
+  for (const PlanNode* n = root.get(); n;
+       n = n->children.empty() ? nullptr : n->children[0].get()) {
+    if (n->kind == Kind::kDistinctKeys) repeats = true;
+  }
+  const bool sorting = has_order && !ordered;
+  if (select->aggregate) {
+    *mode = TokenMode::kDone;
+  } else if (sorting) {
+    *mode = TokenMode::kSortKey;
+  } else if (select->distinct || repeats) {
+    *mode = TokenMode::kSkip;
+  } else {
+    *mode = TokenMode::kStream;
+  }
+
   std::vector<const BoundExpr*> exprs;
   for (const auto& e : select->outputs) exprs.push_back(e.get());
   std::vector<SortKey> sort_keys;
@@ -564,6 +605,35 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
       exprs.push_back(o.expr.get());
     }
     sort_keys.push_back(k);
+  }
+  if (sorting) {
+    // Ties are broken by primary key, so the order is total and a token
+    // can name a position in it.
+    select->hidden.clear();
+    for (const KeyColumn& pk : select->table->primary_key) {
+      auto e = std::make_unique<BoundExpr>();
+      e->kind = BoundExpr::Kind::kColumn;
+      e->index = pk.column;
+      e->type = select->table->columns[pk.column].type;
+      e->collation = pk.collation;
+      SortKey k;
+      k.column = static_cast<int>(exprs.size());
+      k.desc = pk.direction == keys::Direction::kDesc;
+      k.collation = pk.collation;
+      sort_keys.push_back(k);
+      exprs.push_back(e.get());
+      select->hidden.push_back(std::move(e));
+    }
+  }
+  // What is left to return when resuming.
+  if (resume) {
+    const int64_t done = resume->emitted;
+    if (*mode == TokenMode::kDone) {
+      limit = 0;
+    } else {
+      if (limit >= 0) limit = std::max<int64_t>(0, limit - done);
+      offset = *mode == TokenMode::kSkip ? offset + done : 0;
+    }
   }
   if (select->aggregate) {
     auto a = Wrap(Kind::kAggregate,
@@ -583,6 +653,19 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
     d->width = select->outputs.size();
     for (const auto& e : select->outputs) d->collations.push_back(e->collation);
     root = std::move(d);
+  }
+  if (sorting && resume && resume->kind == ResumePoint::Kind::kSortKey) {
+    if (resume->sort_key.size() != sort_keys.size()) {
+      return Status::InvalidArgument(
+          "continuation token does not fit this query's order; restart it");
+    }
+    auto r = Wrap(Kind::kResumeAfter, "", std::move(root));
+    r->sort_keys = sort_keys;
+    r->resume_row.assign(exprs.size(), Value());
+    for (size_t i = 0; i < sort_keys.size(); ++i) {
+      r->resume_row[sort_keys[i].column] = resume->sort_key[i];
+    }
+    root = std::move(r);
   }
   if (has_order && !ordered) {
     std::string why = order ? "" : "(ORDER BY an expression)";

@@ -25,13 +25,24 @@ struct PlannerInput {
   const RuleSet* rules = nullptr;
   const std::vector<Value>* params = nullptr;
   double table_rows = 1000;  // estimate (from ANALYZE, else a default)
+  const ResumePoint* resume = nullptr;  // resuming from a token
+};
+
+// How a plan's continuation tokens record their position.
+enum class TokenMode {
+  kStream,   // the access path's position (kEntry or kPk)
+  kSortKey,  // the sort values of the last row (plans that sort)
+  kSkip,     // a row count (DISTINCT without ORDER BY, repeated rows)
+  kDone,     // one-row results (aggregates)
 };
 
 // Plans a SELECT. Normalizes select->where in place; the plan points into
-// *select, which must outlive it.
+// *select, which must outlive it. `limit`/`offset` are the statement's;
+// with input.resume they are adjusted to what is left.
 Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
                                              int64_t offset,
-                                             const PlannerInput& input);
+                                             const PlannerInput& input,
+                                             TokenMode* mode);
 
 // Plans the row source of an UPDATE or DELETE: the rows of `table` for which
 // `*where` holds (every row when null). Normalizes *where in place.

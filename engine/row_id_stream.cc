@@ -34,8 +34,37 @@ class SpanStream : public RowIdStream {
   std::string_view entry_key() const override { return it_->key(); }
   std::string_view entry_value() const override { return it_->value(); }
   bool reads_rows() const override { return index_ == nullptr; }
+  bool position_is_entry() const override { return true; }
   Status status() const override {
     return status_.ok() ? it_->status() : status_;
+  }
+
+  void SeekAfterEntry(std::string_view key) override {
+    span_ = 0;
+    if (!reverse_) {
+      std::string target(key);
+      target.push_back('\0');
+      while (span_ < spans_.size() && spans_[span_].hi <= target) ++span_;
+      if (span_ >= spans_.size()) {
+        valid_ = false;
+        return;
+      }
+      Reposition(std::max(target, spans_[span_].lo));
+      return;
+    }
+    while (span_ < spans_.size() && spans_[span_].lo >= key) ++span_;
+    if (span_ >= spans_.size()) {
+      valid_ = false;
+      return;
+    }
+    ++ctx_->seeks;
+    it_->Seek(std::min(std::string(key), spans_[span_].hi));
+    if (it_->Valid()) {
+      it_->Prev();
+    } else if (it_->status().ok()) {
+      it_->SeekToLast();
+    }
+    Settle();
   }
 
   void Next() override {
@@ -365,6 +394,13 @@ class DistinctStream : public RowIdStream {
   std::string_view entry_value() const override {
     return child_->entry_value();
   }
+  bool position_is_entry() const override {
+    return child_->position_is_entry();
+  }
+  void SeekAfterEntry(std::string_view key) override {
+    child_->SeekAfterEntry(key);
+    Skip();
+  }
   void Next() override {
     child_->Next();
     Skip();
@@ -398,6 +434,12 @@ class SkipStream : public RowIdStream {
     return child_->entry_value();
   }
   bool reads_rows() const override { return child_->reads_rows(); }
+  bool position_is_entry() const override {
+    return child_->position_is_entry();
+  }
+  void SeekAfterEntry(std::string_view key) override {
+    child_->SeekAfterEntry(key);
+  }
   void Next() override { child_->Next(); }
   void Seek(std::string_view target) override { child_->Seek(target); }
   Status status() const override { return child_->status(); }
@@ -447,6 +489,17 @@ class Fetch : public RowSource {
     }
     if (!status_.ok()) return false;
     if (stats_) ++stats_->rows;
+    return true;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    if (!started_ || !ids_->Valid()) return false;
+    if (ids_->position_is_entry()) {
+      *kind = ResumePoint::Kind::kEntry;
+      key->assign(ids_->entry_key());
+    } else {
+      *kind = ResumePoint::Kind::kPk;
+      key->assign(ids_->pk());
+    }
     return true;
   }
   Status status() const override {
@@ -518,6 +571,17 @@ class IndexOnly : public RowSource {
       if (!status_.ok()) return false;
     }
     if (stats_) ++stats_->rows;
+    return true;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    if (!started_ || !ids_->Valid()) return false;
+    if (ids_->position_is_entry()) {
+      *kind = ResumePoint::Kind::kEntry;
+      key->assign(ids_->entry_key());
+    } else {
+      *kind = ResumePoint::Kind::kPk;
+      key->assign(ids_->pk());
+    }
     return true;
   }
   Status status() const override {

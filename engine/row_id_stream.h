@@ -42,6 +42,12 @@ class RowIdStream {
   virtual std::string_view entry_key() const { return {}; }
   virtual std::string_view entry_value() const { return {}; }
   virtual bool reads_rows() const { return false; }
+  // Whether the stream walks entries in key order (a single scan), so that
+  // its position can be given as an entry key rather than a primary key.
+  virtual bool position_is_entry() const { return false; }
+  // REQUIRES: position_is_entry(). Moves to the first entry after `key` in
+  // the scan's direction (continuation tokens).
+  virtual void SeekAfterEntry(std::string_view key) { (void)key; }
 };
 
 // Scans the spans of `path` forward (or backward with `reverse`), in span

@@ -126,7 +126,9 @@ bool EqualNode(const Explain& a, const Explain& b) {
   return Equal(*a.statement, *b.statement);
 }
 
-bool EqualNode(const Analyze& a, const Analyze& b) { return a.table == b.table; }
+bool EqualNode(const Analyze& a, const Analyze& b) {
+  return a.table == b.table;
+}
 
 bool EqualNode(const Check& a, const Check& b) {
   return a.target == b.target && a.name == b.name;

@@ -15,22 +15,26 @@
 // Errors: `a > b` expectation points throw x3::expectation_failure, whose
 // `which` names what was expected; actions and the token parsers throw
 // Failure for malformed tokens, constructs outside the dialect
-// (NotSupported) and limits. Parse() turns both into a Status; no exception
+// (NotSupported) and limits. ParsePiece turns both into a Status; no exception
 // leaves this file.
 //
 // Limits: the nesting of brackets (and of NOT used as an operand) is counted
 // by the `nested` directive, and the height of every subtree is checked as it
 // is built, so neither 100,000 parentheses nor 100,000 prefix minus signs
-// can overflow the stack: both stop at max_expression_depth.
-#include <boost/spirit/home/x3.hpp>
+// can overflow the stack: both stop at max_expression_depth. The directive
+// also stops recursion short of the thread's stack end (about 1.5 KB of
+// stack per bracket level in a release build, so 1000 levels need 1.5 MB).
+#include "parser/parser.h"
+
+#include <pthread.h>
+
 #include <algorithm>
+#include <boost/spirit/home/x3.hpp>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
-
-#include "parser/parser.h"
 
 namespace levelql::parser {
 namespace {
@@ -125,17 +129,21 @@ class SourceMap {
 
   Position At(Iter p) const {
     size_t offset = p - begin_;
-    size_t line = std::upper_bound(line_starts_.begin(), line_starts_.end(),
-                                   offset) -
-                  line_starts_.begin();
+    size_t line =
+        std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) -
+        line_starts_.begin();
     return Position{static_cast<int>(line),
                     static_cast<int>(offset - line_starts_[line - 1] + 1)};
   }
+  // The line holding `p`, without its line break (\n or \r\n).
   std::string_view LineOf(Iter p) const {
-    Position pos = At(p);
-    Iter b = begin_ + line_starts_[pos.line - 1];
-    Iter e = b;
-    while (e != end_ && *e != '\n' && *e != '\r') ++e;
+    size_t line = At(p).line;
+    Iter b = begin_ + line_starts_[line - 1];
+    Iter e = end_;
+    if (line < line_starts_.size()) {
+      e = begin_ + line_starts_[line] - 1;  // the \n
+      if (e != b && e[-1] == '\r') --e;
+    }
     return std::string_view(b, e - b);
   }
 
@@ -152,17 +160,38 @@ std::string Place(Position pos) {
 // ---------------------------------------------------------------------------
 // Parse state and failures.
 
+// The lowest address the parser lets its recursion reach on this thread:
+// the thread's stack bottom plus a margin for the frames between two checks,
+// exception unwinding and sanitizer overhead. The level limit
+// (max_expression_depth) is what normally stops deep input; this stops it
+// where stacks are small or frames big (threads with small stacks, ASan).
+uintptr_t StackFloor() {
+  constexpr uintptr_t kMargin = 256 << 10;
+  thread_local uintptr_t floor = [] {
+    pthread_attr_t attr;
+    void* low = nullptr;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      pthread_attr_getstack(&attr, &low, &size);
+      pthread_attr_destroy(&attr);
+    }
+    return size > 2 * kMargin ? reinterpret_cast<uintptr_t>(low) + kMargin
+                              : uintptr_t{0};
+  }();
+  return floor;
+}
+
 struct ParseState {
   const SourceMap& map;
   const ParseOptions& options;
-  Iter end;           // end of the statement being parsed
-  int depth = 0;      // brackets open around the current position
-  int max_param = 0;  // largest ?NNN so far, for the next plain ?
+  uintptr_t stack_floor;  // see StackFloor
+  int depth = 0;          // brackets open around the current position
+  int max_param = 0;      // largest ?NNN so far, for the next plain ?
   Statement result;
   Position Pos(Iter p) const { return map.At(p); }
 };
 
-// Thrown by tokens and actions; Parse() turns it into a Status.
+// Thrown by tokens and actions; ParsePiece turns it into a Status.
 struct Failure {
   Status::Code code;
   Iter where = nullptr;  // the offending token, or null when `pos` is set
@@ -174,10 +203,12 @@ struct Failure {
   throw Failure{code, where, Position{}, std::move(message)};
 }
 
-[[noreturn]] void ThrowDepth(const ParseState& st, Position pos) {
+[[noreturn]] void ThrowDepth(const ParseState& st, Position pos,
+                             bool stack = false) {
   throw Failure{Status::Code::kLimitExceeded, nullptr, pos,
-                "expression nesting exceeds the limit of " +
-                    std::to_string(st.options.max_expression_depth)};
+                stack ? std::string("expression nesting exceeds the stack")
+                      : "expression nesting exceeds the limit of " +
+                            std::to_string(st.options.max_expression_depth)};
 }
 
 struct state_tag;  // the ParseState in X3 contexts
@@ -253,18 +284,18 @@ struct UnaryTok {
 // Reserved words: cannot be bare identifiers or aliases. Sorted.
 
 constexpr std::string_view kReserved[] = {
-    "ALL",        "ALTER",     "AND",     "ARRAY",   "AS",      "BETWEEN",
-    "CASE",       "CAST",      "CHECK",   "COLLATE", "CONSTRAINT",
-    "CREATE",     "CROSS",     "DEFAULT", "DELETE",  "DISTINCT", "DROP",
-    "ELSE",       "ESCAPE",    "EXCEPT",  "EXISTS",  "FALSE",   "FOREIGN",
-    "FROM",       "FULL",      "GLOB",    "GROUP",   "HAVING",  "IF",
-    "IN",         "INDEX",     "INNER",   "INSERT",  "INTERSECT", "INTO",
-    "IS",         "ISNULL",    "JOIN",    "LEFT",    "LIKE",    "LIMIT",
-    "MATCH",      "NATURAL",   "NOT",     "NOTNULL", "NULL",    "OFFSET",
-    "ON",         "OR",        "ORDER",   "OUTER",   "PRIMARY", "REFERENCES",
-    "REGEXP",     "RIGHT",     "SELECT",  "SET",     "TABLE",   "THEN",
-    "TRUE",       "UNION",     "UNIQUE",  "UPDATE",  "USING",   "VALUES",
-    "WHEN",       "WHERE",     "WINDOW",  "WITH",
+    "ALL",     "ALTER",   "AND",     "ARRAY",     "AS",         "BETWEEN",
+    "CASE",    "CAST",    "CHECK",   "COLLATE",   "CONSTRAINT", "CREATE",
+    "CROSS",   "DEFAULT", "DELETE",  "DISTINCT",  "DROP",       "ELSE",
+    "ESCAPE",  "EXCEPT",  "EXISTS",  "FALSE",     "FOREIGN",    "FROM",
+    "FULL",    "GLOB",    "GROUP",   "HAVING",    "IF",         "IN",
+    "INDEX",   "INNER",   "INSERT",  "INTERSECT", "INTO",       "IS",
+    "ISNULL",  "JOIN",    "LEFT",    "LIKE",      "LIMIT",      "MATCH",
+    "NATURAL", "NOT",     "NOTNULL", "NULL",      "OFFSET",     "ON",
+    "OR",      "ORDER",   "OUTER",   "PRIMARY",   "REFERENCES", "REGEXP",
+    "RIGHT",   "SELECT",  "SET",     "TABLE",     "THEN",       "TRUE",
+    "UNION",   "UNIQUE",  "UPDATE",  "USING",     "VALUES",     "WHEN",
+    "WHERE",   "WINDOW",  "WITH",
 };
 
 bool IsReservedUpper(std::string_view upper) {
@@ -473,8 +504,8 @@ struct literal_parser : token_base<literal_parser, PExpr> {
       bool ok = hex.size() % 2 == 0;
       for (size_t i = 0; ok && i < hex.size(); i += 2) {
         ok = IsHex(hex[i]) && IsHex(hex[i + 1]);
-        bytes.push_back(static_cast<char>(Nibble(hex[i]) << 4 |
-                                          Nibble(hex[i + 1])));
+        bytes.push_back(
+            static_cast<char>(Nibble(hex[i]) << 4 | Nibble(hex[i + 1])));
       }
       if (!ok) {
         Throw(Status::Code::kSyntaxError, p,
@@ -527,13 +558,14 @@ struct param_parser : token_base<param_parser, PExpr> {
     } else if (q == p + 1) {
       v.e->param_index = ++st.max_param;
     } else {
-      if (q - p > 6 || std::atoi(std::string(p + 1, q).c_str()) < 1 ||
-          std::atoi(std::string(p + 1, q).c_str()) > 32766) {
+      int n = 0;
+      for (Iter r = p + 1; r != q && n <= 32766; ++r) n = n * 10 + (*r - '0');
+      if (n < 1 || n > 32766) {
         Throw(Status::Code::kSyntaxError, p,
               "parameter number between 1 and 32766");
       }
-      v.e->param_index = std::atoi(std::string(p + 1, q).c_str());
-      st.max_param = std::max(st.max_param, v.e->param_index);
+      v.e->param_index = n;
+      st.max_param = std::max(st.max_param, n);
     }
     Assign(attr, std::move(v));
     first = q;
@@ -693,10 +725,10 @@ struct pragma_value_parser : token_base<pragma_value_parser, Value> {
       if (minus) {
         if (lit.big) {
           v = Value::Int(INT64_MIN);
-        } else if (v.type() == Type::kInteger) {
+        } else if (v.type() == Type::kInteger && v.int_value() != INT64_MIN) {
           v = Value::Int(-v.int_value());
-        } else {
-          v = Value::Real(-v.real_value());
+        } else {  // REAL, or -0x8000000000000000 which overflows to REAL
+          v = Value::Real(-v.AsDouble());
         }
       }
       Assign(attr, std::move(v));
@@ -734,8 +766,7 @@ struct reject_parser : token_base<reject_parser<Subject>, x3::unused_type> {
   constexpr reject_parser(Subject s, const char* c)
       : subject(s), construct(c) {}
   template <class It, class Ctx, class RCtx, class A>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx,
-             A&) const {
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, A&) const {
     It q = first;
     if (subject.parse(q, last, ctx, rctx, x3::unused)) {
       Throw(Status::Code::kNotSupported, SkipBlanks(first, last), construct);
@@ -754,8 +785,7 @@ constexpr auto reject(P const& p, const char* construct) {
 
 // Counts bracket nesting around `subject` against max_expression_depth.
 template <class Subject>
-struct nested_directive
-    : x3::unary_parser<Subject, nested_directive<Subject>> {
+struct nested_directive : x3::unary_parser<Subject, nested_directive<Subject>> {
   using base_type = x3::unary_parser<Subject, nested_directive<Subject>>;
   static bool const is_pass_through_unary = true;
   static bool const handles_container = Subject::handles_container;
@@ -766,6 +796,10 @@ struct nested_directive
     ParseState& st = St(ctx);
     if (++st.depth > st.options.max_expression_depth) {
       ThrowDepth(st, st.Pos(SkipBlanks(first, last)));
+    }
+    if (reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) <
+        st.stack_floor) {
+      ThrowDepth(st, st.Pos(SkipBlanks(first, last)), /*stack=*/true);
     }
     bool ok = this->subject.parse(first, last, ctx, rctx, attr);
     --st.depth;
@@ -805,9 +839,7 @@ struct get_info<lq::punct_parser> {
 template <>
 struct get_info<lq::ident_parser> {
   using result_type = std::string;
-  std::string operator()(lq::ident_parser const&) const {
-    return "identifier";
-  }
+  std::string operator()(lq::ident_parser const&) const { return "identifier"; }
 };
 template <>
 struct get_info<lq::end_parser> {
@@ -845,9 +877,7 @@ struct get_info<raw_directive<S>> {
 template <class L, class R>
 struct get_info<sequence<L, R>> {
   using result_type = std::string;
-  std::string operator()(sequence<L, R> const& p) const {
-    return what(p.left);
-  }
+  std::string operator()(sequence<L, R> const& p) const { return what(p.left); }
 };
 template <class L, class R>
 struct get_info<alternative<L, R>> {
@@ -866,14 +896,6 @@ namespace {
 // ---------------------------------------------------------------------------
 // Semantic actions.
 
-#define LQ_ACTION(Name) \
-  struct Name {         \
-    template <class C>  \
-    void operator()(C& ctx) const;  \
-  };                    \
-  template <class C>    \
-  void Name::operator()(C& ctx) const
-
 using x3::_attr;
 using x3::_val;
 
@@ -884,88 +906,68 @@ T&& Convert(T&& t) {
   return std::forward<T>(t);
 }
 
-// _val.*M = _attr (converted).
+// Actions that fill a member M of the rule's value (_val) from the parsed
+// attribute (_attr).
 template <auto M>
-struct SetTo {
-  template <class C>
-  void operator()(C& ctx) const {
-    _val(ctx).*M = Convert(std::move(_attr(ctx)));
-  }
-};
+constexpr auto set_to =
+    [](auto& ctx) { _val(ctx).*M = Convert(std::move(_attr(ctx))); };
 template <auto M>
-struct PushTo {
-  template <class C>
-  void operator()(C& ctx) const {
-    (_val(ctx).*M).push_back(Convert(std::move(_attr(ctx))));
-  }
-};
+constexpr auto push_to =
+    [](auto& ctx) { (_val(ctx).*M).push_back(Convert(std::move(_attr(ctx)))); };
 template <auto M>
-struct Flag {
-  template <class C>
-  void operator()(C& ctx) const {
-    _val(ctx).*M = true;
-  }
-};
-// Name and its position from a Token.
+constexpr auto flag = [](auto& ctx) { _val(ctx).*M = true; };
+// Name N and its position P from a Token.
 template <auto N, auto P>
-struct SetNamePos {
-  template <class C>
-  void operator()(C& ctx) const {
-    _val(ctx).*P = St(ctx).Pos(_attr(ctx).where);
-    _val(ctx).*N = std::move(_attr(ctx).text);
-  }
+constexpr auto set_name_pos = [](auto& ctx) {
+  _val(ctx).*P = St(ctx).Pos(_attr(ctx).where);
+  _val(ctx).*N = std::move(_attr(ctx).text);
 };
 
-LQ_ACTION(Take) { _val(ctx) = std::move(_attr(ctx)); }
-LQ_ACTION(TakeParen) {
+constexpr auto take = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
+constexpr auto take_paren = [](auto& ctx) {
   _val(ctx) = std::move(_attr(ctx));
   _val(ctx).big = false;  // -(9223372036854775808) stays REAL
-}
-LQ_ACTION(PushSelf) { _val(ctx).push_back(Convert(std::move(_attr(ctx)))); }
+};
+constexpr auto push_self = [](auto& ctx) {
+  _val(ctx).push_back(Convert(std::move(_attr(ctx))));
+};
 
 // Binary operators: wrap the left operand, then append the right one.
-struct Bin {
-  BinaryOp op;
-  template <class C>
-  void operator()(C& ctx) const {
+constexpr auto fold_binary = [](BinaryOp op) {
+  return [op](auto& ctx) {
     Wrap(St(ctx), _val(ctx), ExprKind::kBinary).binary_op = op;
     Append(St(ctx), _val(ctx), std::move(_attr(ctx)));
-  }
+  };
 };
-LQ_ACTION(OpenBin) {
+constexpr auto open_bin = [](auto& ctx) {
   Wrap(St(ctx), _val(ctx), ExprKind::kBinary).binary_op = _attr(ctx);
-}
-LQ_ACTION(Push) { Append(St(ctx), _val(ctx), std::move(_attr(ctx))); }
-LQ_ACTION(PushIn) {
+};
+constexpr auto push = [](auto& ctx) {
+  Append(St(ctx), _val(ctx), std::move(_attr(ctx)));
+};
+constexpr auto push_in = [](auto& ctx) {
   ParseState& st = St(ctx);
   if (_val(ctx).e->args.size() > st.options.max_in_list) {
-    throw Failure{Status::Code::kLimitExceeded, nullptr,
-                  _attr(ctx).e->pos,
+    throw Failure{Status::Code::kLimitExceeded, nullptr, _attr(ctx).e->pos,
                   "IN list exceeds the limit of " +
                       std::to_string(st.options.max_in_list) + " items"};
   }
   Append(st, _val(ctx), std::move(_attr(ctx)));
-}
-struct Open {
-  ExprKind kind;
-  template <class C>
-  void operator()(C& ctx) const {
-    Wrap(St(ctx), _val(ctx), kind);
-  }
 };
-LQ_ACTION(SetNeg) { _val(ctx).neg = true; }
-struct MakeIsNull {
-  bool negated;
-  template <class C>
-  void operator()(C& ctx) const {
+constexpr auto open_node = [](ExprKind kind) {
+  return [kind](auto& ctx) { Wrap(St(ctx), _val(ctx), kind); };
+};
+constexpr auto set_neg = [](auto& ctx) { _val(ctx).neg = true; };
+constexpr auto make_is_null = [](bool negated) {
+  return [negated](auto& ctx) {
     _val(ctx).neg = _val(ctx).neg || negated;
     Wrap(St(ctx), _val(ctx), ExprKind::kIsNull);
-  }
+  };
 };
 
 // Prefix operators build top-down: each new operator hangs below the
 // previous one (`hole`) until the operand arrives.
-LQ_ACTION(OpenUnary) {
+constexpr auto open_unary = [](auto& ctx) {
   ParseState& st = St(ctx);
   PExpr& v = _val(ctx);
   auto node = std::make_unique<Expr>();
@@ -980,10 +982,10 @@ LQ_ACTION(OpenUnary) {
   }
   v.hole = raw;
   if (++v.height > st.options.max_expression_depth) ThrowDepth(st, raw->pos);
-}
+};
 // The one folding the parser does: - 9223372036854775808 is INT64_MIN (as
 // in SQLite), since 9223372036854775808 alone does not fit an INTEGER.
-LQ_ACTION(CloseUnary) {
+constexpr auto close_unary = [](auto& ctx) {
   ParseState& st = St(ctx);
   PExpr& v = _val(ctx);
   PExpr& operand = _attr(ctx);
@@ -1001,68 +1003,65 @@ LQ_ACTION(CloseUnary) {
     if (v.height > st.options.max_expression_depth) ThrowDepth(st, v.e->pos);
   }
   v.hole = nullptr;
-}
-
-struct StartNode {
-  ExprKind kind;
-  template <class C>
-  void operator()(C& ctx) const {
-    _val(ctx) = Leaf(St(ctx), kind, _attr(ctx));
-  }
 };
-LQ_ACTION(StartColumn) {
+
+constexpr auto start_node = [](ExprKind kind) {
+  return [kind](auto& ctx) { _val(ctx) = Leaf(St(ctx), kind, _attr(ctx)); };
+};
+constexpr auto start_column = [](auto& ctx) {
   _val(ctx) = Leaf(St(ctx), ExprKind::kColumn, _attr(ctx).where);
   _val(ctx).e->name = std::move(_attr(ctx).text);
-}
-LQ_ACTION(Qualify) {
+};
+constexpr auto qualify = [](auto& ctx) {
   Expr& e = *_val(ctx).e;
   e.qualifier = std::move(e.name);
   e.name = std::move(_attr(ctx).text);
-}
-LQ_ACTION(MakeCall) {
+};
+constexpr auto make_call = [](auto& ctx) {
   Expr& e = *_val(ctx).e;
   e.kind = ExprKind::kFunction;
   for (char& c : e.name) c = Lower(c);
-}
-LQ_ACTION(SetStar) { _val(ctx).e->star = true; }
-LQ_ACTION(SetDistinct) { _val(ctx).e->distinct = true; }
-LQ_ACTION(SetCastType) { _val(ctx).e->cast_type = _attr(ctx); }
+};
+constexpr auto set_star = [](auto& ctx) { _val(ctx).e->star = true; };
+constexpr auto set_distinct = [](auto& ctx) { _val(ctx).e->distinct = true; };
+constexpr auto set_cast_type = [](auto& ctx) {
+  _val(ctx).e->cast_type = _attr(ctx);
+};
 
-LQ_ACTION(SetItemPos) { _val(ctx).pos = St(ctx).Pos(_attr(ctx)); }
-LQ_ACTION(StarItem) { _val(ctx).text = "*"; }
-LQ_ACTION(SetItemText) {
+constexpr auto set_item_pos = [](auto& ctx) {
+  _val(ctx).pos = St(ctx).Pos(_attr(ctx));
+};
+constexpr auto star_item = [](auto& ctx) { _val(ctx).text = "*"; };
+constexpr auto set_item_text = [](auto& ctx) {
   _val(ctx).text.assign(_attr(ctx).begin(), _attr(ctx).end());
-}
+};
 
-struct SetCheck {
-  Check::Target target;
-  template <class C>
-  void operator()(C& ctx) const {
+constexpr auto set_check = [](Check::Target target) {
+  return [target](auto& ctx) {
     _val(ctx).target = target;
     _val(ctx).name = std::move(_attr(ctx).text);
-  }
+  };
 };
-LQ_ACTION(SetInsertSelect) {
+constexpr auto set_insert_select = [](auto& ctx) {
   _val(ctx).select = std::make_unique<Select>(std::move(_attr(ctx)));
-}
-LQ_ACTION(SetExplained) {
+};
+constexpr auto set_explained = [](auto& ctx) {
   _val(ctx).statement = std::make_unique<Statement>();
   _val(ctx).statement->node = std::move(_attr(ctx));
-}
-LQ_ACTION(SetExplainedText) {
+};
+constexpr auto set_explained_text = [](auto& ctx) {
   Statement& s = *_val(ctx).statement;
   s.text.assign(_attr(ctx).begin(), _attr(ctx).end());
   s.pos = St(ctx).Pos(_attr(ctx).begin());
-}
-LQ_ACTION(AssignNode) { _val(ctx).node = std::move(_attr(ctx)); }
-template <class T>
-struct AssignEmpty {
-  template <class C>
-  void operator()(C& ctx) const {
-    _val(ctx).node = T{};
-  }
 };
-LQ_ACTION(TakeStatement) { St(ctx).result = std::move(_attr(ctx)); }
+constexpr auto assign_node = [](auto& ctx) {
+  _val(ctx).node = std::move(_attr(ctx));
+};
+template <class T>
+constexpr auto assign_empty = [](auto& ctx) { _val(ctx).node = T{}; };
+constexpr auto take_statement = [](auto& ctx) {
+  St(ctx).result = std::move(_attr(ctx));
+};
 
 // ---------------------------------------------------------------------------
 // The grammar.
@@ -1107,73 +1106,75 @@ x3::rule<struct column_or_call_id, PExpr> const column_or_call = "expression";
 x3::rule<struct type_name_id, TypeName> const type_name = "type name";
 
 auto const expr_def = or_expr;
-auto const or_expr_def =
-    and_expr[Take{}] >> *(kw("OR") > and_expr[Bin{BinaryOp::kOr}]);
-auto const and_expr_def =
-    not_expr[Take{}] >> *(kw("AND") > not_expr[Bin{BinaryOp::kAnd}]);
-auto const not_expr_def = *not_op[OpenUnary{}] >> eq_expr[CloseUnary{}];
+auto const or_expr_def = and_expr[take] >>
+                         *(kw("OR") > and_expr[fold_binary(BinaryOp::kOr)]);
+auto const and_expr_def = not_expr[take] >>
+                          *(kw("AND") > not_expr[fold_binary(BinaryOp::kAnd)]);
+auto const not_expr_def = *not_op[open_unary] >> eq_expr[close_unary];
 
 // The equality level: binary = == <> != and the postfix forms.
-auto const null_tail = kw("NULL")[MakeIsNull{false}];
-auto const between_tail = kw("BETWEEN")[Open{ExprKind::kBetween}] >
-                          nested[eq_expr][Push{}] > kw("AND") >
-                          cmp_expr[Push{}];
-auto const in_item = nested[expr][PushIn{}];
-auto const in_tail =
-    kw("IN")[Open{ExprKind::kIn}] > ch_lparen >
-    (reject(kw("SELECT"), "subquery") | -(in_item >> *(ch_comma > in_item))) >
-    ch_rparen;
-auto const like_tail = kw("LIKE")[Open{ExprKind::kLike}] > cmp_expr[Push{}] >>
-                       -(kw("ESCAPE") > cmp_expr[Push{}]);
+auto const operand_start = literal_tok | ident_tok | param_tok | ch_lparen |
+                           sign_op | kw("NOT") | kw("DISTINCT") | kw("CAST") |
+                           kw("ARRAY");
+auto const null_tail = kw("NULL")[make_is_null(false)];
+auto const between_tail = kw("BETWEEN")[open_node(ExprKind::kBetween)] >
+                          nested[eq_expr][push] > kw("AND") > cmp_expr[push];
+auto const in_item = nested[expr][push_in];
+auto const in_tail = kw("IN")[open_node(ExprKind::kIn)] > ch_lparen >
+                     (reject(kw("SELECT"), "subquery") |
+                      -(in_item >> *(ch_comma > in_item))) > ch_rparen;
+auto const like_tail = kw("LIKE")[open_node(ExprKind::kLike)] >
+                       cmp_expr[push] >> -(kw("ESCAPE") > cmp_expr[push]);
 auto const negatable_tail = between_tail | in_tail | like_tail;
 auto const eq_tail =
-    (eq_op[OpenBin{}] > cmp_expr[Push{}]) | negatable_tail |
-    (kw("IS") > -kw("NOT")[SetNeg{}] >
-     (null_tail | reject(x3::eps, "IS other than IS [NOT] NULL"))) |
-    (kw("NOT")[SetNeg{}] > (negatable_tail | null_tail)) |
-    kw("ISNULL")[MakeIsNull{false}] | kw("NOTNULL")[MakeIsNull{true}];
-auto const eq_expr_def = cmp_expr[Take{}] >> *eq_tail;
+    (eq_op[open_bin] > cmp_expr[push]) | negatable_tail |
+    (kw("IS") > -kw("NOT")[set_neg] >
+     (null_tail | reject(operand_start, "IS other than IS [NOT] NULL"))) |
+    (kw("NOT")[set_neg] > (negatable_tail | null_tail)) |
+    kw("ISNULL")[make_is_null(false)] | kw("NOTNULL")[make_is_null(true)];
+auto const eq_expr_def = cmp_expr[take] >> *eq_tail;
 
-auto const cmp_expr_def =
-    add_expr[Take{}] >> *(cmp_op[OpenBin{}] > add_expr[Push{}]);
-auto const add_expr_def =
-    mul_expr[Take{}] >> *(add_op[OpenBin{}] > mul_expr[Push{}]);
-auto const mul_expr_def =
-    cat_expr[Take{}] >> *(mul_op[OpenBin{}] > cat_expr[Push{}]);
-auto const cat_expr_def =
-    unary_expr[Take{}] >> *(concat_op[OpenBin{}] > unary_expr[Push{}]);
-auto const unary_expr_def = *sign_op[OpenUnary{}] >> primary[CloseUnary{}];
+auto const cmp_expr_def = add_expr[take] >>
+                          *(cmp_op[open_bin] > add_expr[push]);
+auto const add_expr_def = mul_expr[take] >>
+                          *(add_op[open_bin] > mul_expr[push]);
+auto const mul_expr_def = cat_expr[take] >>
+                          *(mul_op[open_bin] > cat_expr[push]);
+auto const cat_expr_def = unary_expr[take] >>
+                          *(concat_op[open_bin] > unary_expr[push]);
+auto const unary_expr_def = *sign_op[open_unary] >> primary[close_unary];
 
-auto const call_args = nested[expr][Push{}] >> *(ch_comma > nested[expr][Push{}]);
+auto const call_args = nested[expr][push] >> *(ch_comma > nested[expr][push]);
 auto const column_or_call_def =
-    ident_tok[StartColumn{}] >>
-    -((ch_dot > (ident_tok[Qualify{}] | reject(ch_star, "table.* in a select list"))) |
-      (ch_lparen[MakeCall{}] >
-       (ch_star[SetStar{}] |
-        ((kw("DISTINCT")[SetDistinct{}] | kw("ALL")) > call_args) | -call_args) >
+    ident_tok[start_column] >>
+    -((ch_dot >
+       (ident_tok[qualify] | reject(ch_star, "table.* in a select list"))) |
+      (ch_lparen[make_call] >
+       (ch_star[set_star] |
+        ((kw("DISTINCT")[set_distinct] | kw("ALL")) > call_args) | -call_args) >
        ch_rparen >> -reject(kw("OVER"), "window function") >>
        -reject(kw("FILTER"), "FILTER clause")));
-auto const cast_expr_def = kw_at("CAST")[StartNode{ExprKind::kCast}] >
-                           ch_lparen > nested[expr][Push{}] > kw("AS") >
-                           type_name[SetCastType{}] > ch_rparen;
-auto const array_expr_def =
-    kw_at("ARRAY")[StartNode{ExprKind::kArray}] > ch_lbracket >
-    -(nested[expr][Push{}] >> *(ch_comma > nested[expr][Push{}])) >
-    ch_rbracket;
+auto const cast_expr_def = kw_at("CAST")[start_node(ExprKind::kCast)] >
+                           ch_lparen > nested[expr][push] >
+                           kw("AS") > type_name[set_cast_type] > ch_rparen;
+auto const array_expr_def = kw_at("ARRAY")[start_node(ExprKind::kArray)] >
+                            ch_lbracket >
+                            -(nested[expr][push] >>
+                              *(ch_comma > nested[expr][push])) > ch_rbracket;
 // Reserved words cannot start column_or_call, so what follows it is tried
 // only when it fails.
-auto const primary_def =
-    literal_tok[Take{}] | column_or_call[Take{}] |
-    (ch_lparen > (reject(kw("SELECT"), "subquery") |
-                  nested[expr][TakeParen{}]) > ch_rparen) |
-    param_tok[Take{}] | cast_expr[Take{}] | array_expr[Take{}] |
-    (&kw("NOT") >> nested[not_expr][Take{}]);
+auto const primary_def = literal_tok[take] | column_or_call[take] |
+                         (ch_lparen > (reject(kw("SELECT"), "subquery") |
+                                       nested[expr][take_paren]) > ch_rparen) |
+                         param_tok[take] | cast_expr[take] | array_expr[take] |
+                         (&kw("NOT") >> nested[not_expr][take]);
 
-auto const type_name_def =
-    type_word[SetTo<&TypeName::type>{}] >>
-    -(ch_lparen > unsigned_tok[SetTo<&TypeName::length>{}] >
-      -(ch_comma > unsigned_tok) > ch_rparen) >>
-    -(ch_lbracket > ch_rbracket)[Flag<&TypeName::is_list>{}];
+auto const type_name_def = type_word[set_to<&TypeName::type>] >>
+                           -(ch_lparen >
+                             unsigned_tok[set_to<&TypeName::length>] >
+                             -(ch_comma > unsigned_tok) > ch_rparen) >>
+                           -(ch_lbracket >
+                             ch_rbracket)[flag<&TypeName::is_list>];
 
 BOOST_SPIRIT_DEFINE(expr, or_expr, and_expr, not_expr, eq_expr, cmp_expr,
                     add_expr, mul_expr, cat_expr, unary_expr, primary,
@@ -1199,32 +1200,29 @@ x3::rule<struct order_item_id, OrderItem> const order_item = "expression";
 x3::rule<struct select_id, Select> const select_stmt = "SELECT";
 
 auto const select_item_def =
-    here[SetItemPos{}] >>
-    (ch_star[StarItem{}] |
-     (x3::raw[expr[SetTo<&SelectItem::expr>{}]][SetItemText{}] >>
-      -((kw("AS") > alias_name[SetTo<&SelectItem::alias>{}]) |
-        ident_tok[SetTo<&SelectItem::alias>{}])));
-auto const order_item_def =
-    expr[SetTo<&OrderItem::expr>{}] >>
-    -(kw("ASC") | kw("DESC")[Flag<&OrderItem::desc>{}]) >>
-    -reject(kw("NULLS"), "NULLS FIRST / NULLS LAST");
+    here[set_item_pos] >>
+    (ch_star[star_item] |
+     (x3::raw[expr[set_to<&SelectItem::expr>]][set_item_text] >>
+      -((kw("AS") > alias_name[set_to<&SelectItem::alias>]) |
+        ident_tok[set_to<&SelectItem::alias>])));
+auto const order_item_def = expr[set_to<&OrderItem::expr>] >>
+                            -(kw("ASC") | kw("DESC")[flag<&OrderItem::desc>]) >>
+                            -reject(kw("NULLS"), "NULLS FIRST / NULLS LAST");
 auto const from_table =
     (reject(ch_lparen, "subquery") |
-     table_name[SetNamePos<&Select::table, &Select::table_pos>{}]) >>
-    -((kw("AS") > ident_tok[SetTo<&Select::alias>{}]) |
-      ident_tok[SetTo<&Select::alias>{}]) >>
+     table_name[set_name_pos<&Select::table, &Select::table_pos>]) >>
+    -((kw("AS") > ident_tok[set_to<&Select::alias>]) |
+      ident_tok[set_to<&Select::alias>]) >>
     -reject(ch_comma | join_word, "JOIN");
 auto const select_stmt_def =
-    kw("SELECT") >>
-    -(kw("DISTINCT")[Flag<&Select::distinct>{}] | kw("ALL")) >
-    (select_item[PushTo<&Select::items>{}] >>
-     *(ch_comma > select_item[PushTo<&Select::items>{}])) >
-    kw("FROM") >
-    (from_table >> -(kw("WHERE") > expr[SetTo<&Select::where>{}]) >>
-     -(kw("ORDER") > kw("BY") > order_item[PushTo<&Select::order_by>{}] >>
-       *(ch_comma > order_item[PushTo<&Select::order_by>{}])) >>
-     -(kw("LIMIT") > expr[SetTo<&Select::limit>{}] >>
-       -((kw("OFFSET") > expr[SetTo<&Select::offset>{}]) |
+    (kw("SELECT") >> -(kw("DISTINCT")[flag<&Select::distinct>] | kw("ALL"))) >
+    (select_item[push_to<&Select::items>] >>
+     *(ch_comma > select_item[push_to<&Select::items>])) > kw("FROM") >
+    (from_table >> -(kw("WHERE") > expr[set_to<&Select::where>]) >>
+     -(kw("ORDER") > kw("BY") > order_item[push_to<&Select::order_by>] >>
+       *(ch_comma > order_item[push_to<&Select::order_by>])) >>
+     -(kw("LIMIT") > expr[set_to<&Select::limit>] >>
+       -((kw("OFFSET") > expr[set_to<&Select::offset>]) |
          reject(ch_comma, "LIMIT with a comma (use LIMIT n OFFSET m)"))));
 BOOST_SPIRIT_DEFINE(select_item, order_item, select_stmt)
 
@@ -1236,34 +1234,34 @@ x3::rule<struct update_id, Update> const update_stmt = "UPDATE";
 x3::rule<struct delete_id, Delete> const delete_stmt = "DELETE";
 
 auto const value_row_def = ch_lparen >
-                           (expr[PushSelf{}] >> *(ch_comma > expr[PushSelf{}])) >
-                           ch_rparen;
+                           (expr[push_self] >>
+                            *(ch_comma > expr[push_self])) > ch_rparen;
 auto const insert_stmt_def =
-    kw("INSERT") >> -reject(kw("OR"), "INSERT OR ...") > kw("INTO") >
-    (table_name[SetNamePos<&Insert::table, &Insert::table_pos>{}] >>
-     -(ch_lparen > (column_name[PushTo<&Insert::columns>{}] >>
-                    *(ch_comma > column_name[PushTo<&Insert::columns>{}])) >
+    (kw("INSERT") >> -reject(kw("OR"), "INSERT OR ...")) > kw("INTO") >
+    (table_name[set_name_pos<&Insert::table, &Insert::table_pos>] >>
+     -(ch_lparen > (column_name[push_to<&Insert::columns>] >>
+                    *(ch_comma > column_name[push_to<&Insert::columns>])) >
        ch_rparen)) >
-    (((kw("VALUES") > (value_row[PushTo<&Insert::rows>{}] >>
-                       *(ch_comma > value_row[PushTo<&Insert::rows>{}]))) |
-      select_stmt[SetInsertSelect{}] |
+    (((kw("VALUES") > (value_row[push_to<&Insert::rows>] >>
+                       *(ch_comma > value_row[push_to<&Insert::rows>]))) |
+      select_stmt[set_insert_select] |
       reject(kw("DEFAULT"), "DEFAULT VALUES")) >>
      -reject(kw("ON"), "ON CONFLICT") >> -reject(kw("RETURNING"), "RETURNING"));
 auto const assignment_def =
-    column_name[SetNamePos<&Assignment::column, &Assignment::pos>{}] > ch_eq >
-    expr[SetTo<&Assignment::value>{}];
+    column_name[set_name_pos<&Assignment::column, &Assignment::pos>] > ch_eq >
+    expr[set_to<&Assignment::value>];
 auto const update_stmt_def =
-    kw("UPDATE") >> -reject(kw("OR"), "UPDATE OR ...") >
-    table_name[SetNamePos<&Update::table, &Update::table_pos>{}] > kw("SET") >
-    (assignment[PushTo<&Update::assignments>{}] >>
-     *(ch_comma > assignment[PushTo<&Update::assignments>{}]) >>
-     -(kw("WHERE") > expr[SetTo<&Update::where>{}]) >>
+    (kw("UPDATE") >> -reject(kw("OR"), "UPDATE OR ...")) >
+    table_name[set_name_pos<&Update::table, &Update::table_pos>] > kw("SET") >
+    (assignment[push_to<&Update::assignments>] >>
+     *(ch_comma > assignment[push_to<&Update::assignments>]) >>
+     -(kw("WHERE") > expr[set_to<&Update::where>]) >>
      -reject(kw("FROM"), "UPDATE ... FROM") >>
      -reject(kw("RETURNING"), "RETURNING"));
 auto const delete_stmt_def =
     kw("DELETE") > kw("FROM") >
-    (table_name[SetNamePos<&Delete::table, &Delete::table_pos>{}] >>
-     -(kw("WHERE") > expr[SetTo<&Delete::where>{}]) >>
+    (table_name[set_name_pos<&Delete::table, &Delete::table_pos>] >>
+     -(kw("WHERE") > expr[set_to<&Delete::where>]) >>
      -reject(kw("RETURNING"), "RETURNING"));
 BOOST_SPIRIT_DEFINE(value_row, insert_stmt, assignment, update_stmt,
                     delete_stmt)
@@ -1282,61 +1280,61 @@ x3::rule<struct drop_index_id, DropIndex> const drop_index = "INDEX";
 auto const if_not_exists = kw("IF") > kw("NOT") > kw("EXISTS");
 auto const if_exists = kw("IF") > kw("EXISTS");
 auto const default_value_def =
-    (ch_lparen > nested[expr][TakeParen{}] > ch_rparen) |
-    (*sign_op[OpenUnary{}] >>
-     (literal_tok[CloseUnary{}] | array_expr[CloseUnary{}]));
+    (ch_lparen > nested[expr][take_paren] > ch_rparen) |
+    (*sign_op[open_unary] >>
+     (literal_tok[close_unary] | array_expr[close_unary]));
 auto const index_column_def =
-    column_name[SetNamePos<&IndexColumn::name, &IndexColumn::pos>{}] >>
-    -(kw("COLLATE") > collation_name[SetTo<&IndexColumn::collation>{}]) >>
-    -(kw("ASC") | kw("DESC")[Flag<&IndexColumn::desc>{}]);
+    column_name[set_name_pos<&IndexColumn::name, &IndexColumn::pos>] >>
+    -(kw("COLLATE") > collation_name[set_to<&IndexColumn::collation>]) >>
+    -(kw("ASC") | kw("DESC")[flag<&IndexColumn::desc>]);
 auto const column_constraint =
-    ((kw("PRIMARY") > kw("KEY"))[Flag<&ColumnDef::primary_key>{}] >>
-     -(kw("ASC") | kw("DESC")[Flag<&ColumnDef::primary_key_desc>{}]) >>
+    ((kw("PRIMARY") > kw("KEY"))[flag<&ColumnDef::primary_key>] >>
+     -(kw("ASC") | kw("DESC")[flag<&ColumnDef::primary_key_desc>]) >>
      -reject(kw("AUTOINCREMENT"), "AUTOINCREMENT")) |
-    (kw("NOT") > kw("NULL"))[Flag<&ColumnDef::not_null>{}] | kw("NULL") |
-    kw("UNIQUE")[Flag<&ColumnDef::unique>{}] |
-    (kw("COLLATE") > collation_name[SetTo<&ColumnDef::collation>{}]) |
-    (kw("DEFAULT") > default_value[SetTo<&ColumnDef::default_value>{}]) |
+    (kw("NOT") > kw("NULL"))[flag<&ColumnDef::not_null>] | kw("NULL") |
+    kw("UNIQUE")[flag<&ColumnDef::unique>] |
+    (kw("COLLATE") > collation_name[set_to<&ColumnDef::collation>]) |
+    (kw("DEFAULT") > default_value[set_to<&ColumnDef::default_value>]) |
     reject(kw("CHECK"), "CHECK constraint") |
     reject(kw("REFERENCES"), "REFERENCES") |
     reject(kw("CONSTRAINT"), "named constraint") |
     reject(kw("GENERATED") | kw("AS"), "generated column");
 auto const column_def_def =
-    column_name[SetNamePos<&ColumnDef::name, &ColumnDef::pos>{}] >
-    type_name[SetTo<&ColumnDef::type>{}] >> *column_constraint;
+    column_name[set_name_pos<&ColumnDef::name, &ColumnDef::pos>] >
+    type_name[set_to<&ColumnDef::type>] >> *column_constraint;
 auto const table_element =
-    column_def[PushTo<&CreateTable::columns>{}] |
+    column_def[push_to<&CreateTable::columns>] |
     (kw("PRIMARY") > kw("KEY") > ch_lparen >
-     (index_column[PushTo<&CreateTable::primary_key>{}] >>
-      *(ch_comma > index_column[PushTo<&CreateTable::primary_key>{}])) >
+     (index_column[push_to<&CreateTable::primary_key>] >>
+      *(ch_comma > index_column[push_to<&CreateTable::primary_key>])) >
      ch_rparen) |
     reject(kw("UNIQUE") | kw("CHECK") | kw("FOREIGN") | kw("CONSTRAINT"),
            "table constraint other than PRIMARY KEY");
 auto const create_table_def =
-    kw("TABLE") > -if_not_exists[Flag<&CreateTable::if_not_exists>{}] >
-    (table_name[SetTo<&CreateTable::name>{}] >>
-     -reject(kw("AS"), "CREATE TABLE ... AS SELECT")) >
-    ch_lparen > (table_element >> *(ch_comma > table_element)) >
+    kw("TABLE") > -if_not_exists[flag<&CreateTable::if_not_exists>] >
+    (table_name[set_to<&CreateTable::name>] >>
+     -reject(kw("AS"), "CREATE TABLE ... AS SELECT")) > ch_lparen
+    > (table_element >> *(ch_comma > table_element)) >
     (ch_rparen >> -reject(kw("WITHOUT"), "WITHOUT ROWID"));
 auto const create_index_def =
-    (-kw("UNIQUE")[Flag<&CreateIndex::unique>{}] >> kw("INDEX")) >
-    -if_not_exists[Flag<&CreateIndex::if_not_exists>{}] >
-    index_name[SetTo<&CreateIndex::name>{}] > kw("ON") >
-    table_name[SetTo<&CreateIndex::table>{}] > ch_lparen >
-    (index_column[PushTo<&CreateIndex::columns>{}] >>
-     *(ch_comma > index_column[PushTo<&CreateIndex::columns>{}])) >
+    (-kw("UNIQUE")[flag<&CreateIndex::unique>] >> kw("INDEX")) >
+    -if_not_exists[flag<&CreateIndex::if_not_exists>] >
+    index_name[set_to<&CreateIndex::name>] >
+    kw("ON") > table_name[set_to<&CreateIndex::table>] > ch_lparen >
+    (index_column[push_to<&CreateIndex::columns>] >>
+     *(ch_comma > index_column[push_to<&CreateIndex::columns>])) >
     (ch_rparen >>
      -(kw("INCLUDE") > ch_lparen >
-       (column_name[PushTo<&CreateIndex::include>{}] >>
-        *(ch_comma > column_name[PushTo<&CreateIndex::include>{}])) >
+       (column_name[push_to<&CreateIndex::include>] >>
+        *(ch_comma > column_name[push_to<&CreateIndex::include>])) >
        ch_rparen) >>
      -reject(kw("WHERE"), "partial index"));
-auto const drop_table_def =
-    kw("TABLE") > -if_exists[Flag<&DropTable::if_exists>{}] >
-    table_name[SetTo<&DropTable::name>{}];
-auto const drop_index_def =
-    kw("INDEX") > -if_exists[Flag<&DropIndex::if_exists>{}] >
-    index_name[SetTo<&DropIndex::name>{}];
+auto const drop_table_def = kw("TABLE") >
+                            -if_exists[flag<&DropTable::if_exists>] >
+                            table_name[set_to<&DropTable::name>];
+auto const drop_index_def = kw("INDEX") >
+                            -if_exists[flag<&DropIndex::if_exists>] >
+                            index_name[set_to<&DropIndex::name>];
 BOOST_SPIRIT_DEFINE(default_value, index_column, column_def, create_table,
                     create_index, drop_table, drop_index)
 
@@ -1351,45 +1349,43 @@ x3::rule<struct pragma_id, Pragma> const pragma_stmt = "PRAGMA";
 x3::rule<struct statement_id, Statement> const statement = "statement";
 
 auto const explain_stmt_def =
-    kw("EXPLAIN") >> -reject(kw("QUERY"), "EXPLAIN QUERY PLAN") >>
-    -kw("ANALYZE")[Flag<&Explain::analyze>{}] >
-    x3::raw[select_stmt[SetExplained{}] | update_stmt[SetExplained{}] |
-            delete_stmt[SetExplained{}]][SetExplainedText{}];
+    (kw("EXPLAIN") >> -reject(kw("QUERY"), "EXPLAIN QUERY PLAN") >>
+     -kw("ANALYZE")[flag<&Explain::analyze>]) >
+    x3::raw[select_stmt[set_explained] | update_stmt[set_explained] |
+            delete_stmt[set_explained]][set_explained_text];
 auto const analyze_stmt_def =
-    kw("ANALYZE") >> -table_name[SetTo<&Analyze::table>{}];
+    kw("ANALYZE") >> -table_name[set_to<&Analyze::table>];
 auto const check_stmt_def =
     kw("CHECK") >>
-    -((kw("TABLE") > table_name[SetCheck{Check::Target::kTable}]) |
-      (kw("INDEX") > index_name[SetCheck{Check::Target::kIndex}]));
-auto const begin_stmt_def =
-    kw("BEGIN") >> -(kw("DEFERRED") | kw("IMMEDIATE") | kw("EXCLUSIVE")) >>
-    -kw("TRANSACTION");
+    -((kw("TABLE") > table_name[set_check(Check::Target::kTable)]) |
+      (kw("INDEX") > index_name[set_check(Check::Target::kIndex)]));
+auto const begin_stmt_def = kw("BEGIN") >> -(kw("DEFERRED") | kw("IMMEDIATE") |
+                                             kw("EXCLUSIVE")) >>
+                            -kw("TRANSACTION");
 auto const commit_stmt_def = (kw("COMMIT") | kw("END")) >> -kw("TRANSACTION");
-auto const rollback_stmt_def =
-    kw("ROLLBACK") >> -kw("TRANSACTION") >>
-    -reject(kw("TO"), "ROLLBACK TO SAVEPOINT");
+auto const rollback_stmt_def = kw("ROLLBACK") >> -kw("TRANSACTION") >>
+                               -reject(kw("TO"), "ROLLBACK TO SAVEPOINT");
 auto const pragma_stmt_def =
-    kw("PRAGMA") > ident_tok[SetTo<&Pragma::name>{}] >>
-    -((ch_eq > pragma_value[SetTo<&Pragma::value>{}]) |
-      (ch_lparen > pragma_value[SetTo<&Pragma::value>{}] > ch_rparen));
+    kw("PRAGMA") > ident_tok[set_to<&Pragma::name>] >>
+    -((ch_eq > pragma_value[set_to<&Pragma::value>]) |
+      (ch_lparen > pragma_value[set_to<&Pragma::value>] > ch_rparen));
 auto const statement_def =
-    select_stmt[AssignNode{}] | insert_stmt[AssignNode{}] |
-    update_stmt[AssignNode{}] | delete_stmt[AssignNode{}] |
-    (kw("CREATE") >
-     (create_table[AssignNode{}] | create_index[AssignNode{}] |
-      reject(kw("VIEW"), "CREATE VIEW") |
-      reject(kw("TRIGGER"), "CREATE TRIGGER") |
-      reject(kw("TEMP") | kw("TEMPORARY"), "CREATE TEMP") |
-      reject(kw("VIRTUAL"), "CREATE VIRTUAL TABLE"))) |
-    (kw("DROP") > (drop_table[AssignNode{}] | drop_index[AssignNode{}] |
+    select_stmt[assign_node] | insert_stmt[assign_node] |
+    update_stmt[assign_node] | delete_stmt[assign_node] |
+    (kw("CREATE") > (create_table[assign_node] | create_index[assign_node] |
+                     reject(kw("VIEW"), "CREATE VIEW") |
+                     reject(kw("TRIGGER"), "CREATE TRIGGER") |
+                     reject(kw("TEMP") | kw("TEMPORARY"), "CREATE TEMP") |
+                     reject(kw("VIRTUAL"), "CREATE VIRTUAL TABLE"))) |
+    (kw("DROP") > (drop_table[assign_node] | drop_index[assign_node] |
                    reject(kw("VIEW"), "DROP VIEW") |
                    reject(kw("TRIGGER"), "DROP TRIGGER"))) |
-    explain_stmt[AssignNode{}] | analyze_stmt[AssignNode{}] |
-    check_stmt[AssignNode{}] | begin_stmt[AssignEmpty<Begin>{}] |
-    commit_stmt[AssignEmpty<Commit>{}] |
-    rollback_stmt[AssignEmpty<Rollback>{}] | pragma_stmt[AssignNode{}] |
-    reject(kw("WITH"), "WITH") | reject(kw("REPLACE"), "REPLACE") |
-    reject(kw("ALTER"), "ALTER TABLE") | reject(kw("VACUUM"), "VACUUM") |
+    explain_stmt[assign_node] | analyze_stmt[assign_node] |
+    check_stmt[assign_node] | begin_stmt[assign_empty<Begin>] |
+    commit_stmt[assign_empty<Commit>] | rollback_stmt[assign_empty<Rollback>] |
+    pragma_stmt[assign_node] | reject(kw("WITH"), "WITH") |
+    reject(kw("REPLACE"), "REPLACE") | reject(kw("ALTER"), "ALTER TABLE") |
+    reject(kw("VACUUM"), "VACUUM") |
     reject(kw("ATTACH") | kw("DETACH"), "ATTACH") |
     reject(kw("REINDEX"), "REINDEX") |
     reject(kw("SAVEPOINT") | kw("RELEASE"), "SAVEPOINT") |
@@ -1415,27 +1411,37 @@ std::string Near(Iter p, Iter end) {
     q = ScanQuoted(p, end, nullptr);
     if (q == nullptr) q = end;
   } else {
-    static constexpr std::string_view kTwo[] = {"<=", ">=", "<>", "!=", "==",
-                                                "||"};
+    static constexpr std::string_view kTwo[] = {"<=", ">=", "<>",
+                                                "!=", "==", "||"};
     q = p + 1;
     for (std::string_view t : kTwo) {
       if (end - p >= 2 && std::string_view(p, 2) == t) q = p + 2;
     }
   }
-  std::string tok(p, std::min<size_t>(q - p, 40));
-  if (static_cast<size_t>(q - p) > 40) tok += "...";
+  std::string tok;
+  for (Iter r = p; r != q && r != p + 40; ++r) {
+    if (static_cast<unsigned char>(*r) < 0x20) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      tok += {'\\', 'x', kHex[*r >> 4], kHex[*r & 15]};
+    } else {
+      tok += *r;
+    }
+  }
+  if (q - p > 40) tok += "...";
   return "\"" + tok + "\"";
 }
 
 // "\n<source line>\n<caret under p>", a window of the line when it is long.
 std::string Excerpt(const SourceMap& map, Iter p) {
   std::string_view line = map.LineOf(p);
-  size_t col = p - line.data();
+  size_t col = std::min<size_t>(p - line.data(), line.size());
   size_t from = col > 60 ? col - 60 : 0;
   size_t to = std::min(line.size(), col + 60);
   std::string out = "\n";
   if (from > 0) out += "...";
-  out.append(line.substr(from, to - from));
+  for (char c : line.substr(from, to - from)) {
+    out += static_cast<unsigned char>(c) < 0x20 && c != '\t' ? ' ' : c;
+  }
   if (to < line.size()) out += "...";
   out += '\n';
   if (from > 0) out += "   ";
@@ -1466,21 +1472,35 @@ const char* UnsupportedAt(Iter p, Iter end) {
   std::string w(q - p, ' ');
   for (size_t i = 0; i < w.size(); ++i) w[i] = Upper(p[i]);
   static constexpr std::pair<std::string_view, const char*> kWords[] = {
-      {"GROUP", "GROUP BY"},   {"HAVING", "HAVING"},
-      {"JOIN", "JOIN"},        {"INNER", "JOIN"},
-      {"LEFT", "JOIN"},        {"RIGHT", "JOIN"},
-      {"FULL", "JOIN"},        {"CROSS", "JOIN"},
-      {"NATURAL", "JOIN"},     {"OUTER", "JOIN"},
-      {"UNION", "UNION"},      {"INTERSECT", "INTERSECT"},
-      {"EXCEPT", "EXCEPT"},    {"WINDOW", "window function"},
-      {"OVER", "window function"}, {"RETURNING", "RETURNING"},
-      {"CASE", "CASE"},        {"EXISTS", "EXISTS"},
-      {"WITH", "WITH"},        {"COLLATE", "COLLATE in an expression"},
-      {"GLOB", "GLOB"},        {"REGEXP", "REGEXP"},
+      {"GROUP", "GROUP BY"},
+      {"HAVING", "HAVING"},
+      {"JOIN", "JOIN"},
+      {"INNER", "JOIN"},
+      {"LEFT", "JOIN"},
+      {"RIGHT", "JOIN"},
+      {"FULL", "JOIN"},
+      {"CROSS", "JOIN"},
+      {"NATURAL", "JOIN"},
+      {"OUTER", "JOIN"},
+      {"UNION", "UNION"},
+      {"INTERSECT", "INTERSECT"},
+      {"EXCEPT", "EXCEPT"},
+      {"WINDOW", "window function"},
+      {"OVER", "window function"},
+      {"RETURNING", "RETURNING"},
+      {"CASE", "CASE"},
+      {"EXISTS", "EXISTS"},
+      {"WITH", "WITH"},
+      {"COLLATE", "COLLATE in an expression"},
+      {"GLOB", "GLOB"},
+      {"REGEXP", "REGEXP"},
       {"MATCH", "MATCH"},
   };
   for (const auto& [word, construct] : kWords) {
-    if (w == word) return construct;
+    if (w != word) continue;
+    Iter next = SkipBlanks(q, end);
+    if (w == "OVER" && (next == end || *next != '(')) return nullptr;
+    return construct;
   }
   return nullptr;
 }
@@ -1492,8 +1512,8 @@ Status SyntaxErrorAt(const SourceMap& map, Iter where, Iter end,
   if (const char* construct = UnsupportedAt(p, end)) {
     return Status::NotSupported(place + ": " + construct);
   }
-  return Status::SyntaxError(place + ": expected " + Tidy(expected) +
-                             " near " + Near(p, end) + Excerpt(map, p));
+  return Status::SyntaxError(place + ": expected " + Tidy(expected) + " near " +
+                             Near(p, end) + Excerpt(map, p));
 }
 
 struct Piece {
@@ -1505,17 +1525,17 @@ Result<Statement> ParsePiece(const SourceMap& map, Piece piece,
                              const ParseOptions& options) {
   size_t size = piece.end - piece.begin;
   if (size > options.max_statement_length) {
-    return Status::LimitExceeded(
-        "statement is " + std::to_string(size) + " bytes; the limit is " +
-        std::to_string(options.max_statement_length));
+    return Status::LimitExceeded("statement is " + std::to_string(size) +
+                                 " bytes; the limit is " +
+                                 std::to_string(options.max_statement_length));
   }
-  ParseState st{map, options, piece.end, 0, 0, Statement{}};
+  ParseState st{map, options, StackFloor(), 0, 0, Statement{}};
   Iter first = piece.begin;
   try {
     x3::phrase_parse(
         first, piece.end,
-        x3::with<state_tag>(st)[x3::expect[statement[TakeStatement{}]] >
-                                end_of_statement],
+        x3::with<state_tag>(
+            st)[x3::expect[statement[take_statement]] > end_of_statement],
         skipper_parser{});
   } catch (const x3::expectation_failure<Iter>& e) {
     return SyntaxErrorAt(map, e.where(), piece.end, e.which());
@@ -1579,11 +1599,11 @@ Status Split(const SourceMap& map, std::vector<Piece>* pieces) {
     if (c == '\'' || c == '"') {
       Iter q = ScanQuoted(p, end, nullptr);
       if (q == nullptr) {
-        return Status::SyntaxError(
-            Place(map.At(p)) +
-            (c == '\'' ? ": unterminated string literal"
-                       : ": unterminated quoted identifier") +
-            Excerpt(map, p));
+        return Status::SyntaxError(Place(map.At(p)) +
+                                   (c == '\''
+                                        ? ": unterminated string literal"
+                                        : ": unterminated quoted identifier") +
+                                   Excerpt(map, p));
       }
       p = last = q;
       continue;

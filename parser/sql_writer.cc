@@ -7,9 +7,12 @@
 // are reserved words or not plain lower-case names.
 //
 // Round-trip contract: for every tree the parser produces,
-// ParseStatement(ToSql(s)) is Equal to s. Trees built by hand may hold
-// values that have no literal spelling (a negative REAL, a TIMESTAMP or LIST
-// literal); those render as the equivalent expression instead.
+// ParseStatement(ToSql(s)) is Equal to s. Every pair of brackets the output
+// adds stands for one parent-child edge of the tree, so re-parsing it never
+// nests deeper than the tree is high: it stays within the parser's limits.
+// Trees built by hand may hold values that have no literal spelling (a negative
+// REAL, a TIMESTAMP or LIST literal); those render as the equivalent expression
+// instead.
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -35,40 +38,61 @@ enum Level {
 
 int BinaryLevel(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kOr: return kLevelOr;
-    case BinaryOp::kAnd: return kLevelAnd;
+    case BinaryOp::kOr:
+      return kLevelOr;
+    case BinaryOp::kAnd:
+      return kLevelAnd;
     case BinaryOp::kEq:
-    case BinaryOp::kNe: return kLevelEquality;
+    case BinaryOp::kNe:
+      return kLevelEquality;
     case BinaryOp::kLt:
     case BinaryOp::kLe:
     case BinaryOp::kGt:
-    case BinaryOp::kGe: return kLevelCompare;
+    case BinaryOp::kGe:
+      return kLevelCompare;
     case BinaryOp::kAdd:
-    case BinaryOp::kSub: return kLevelAdd;
+    case BinaryOp::kSub:
+      return kLevelAdd;
     case BinaryOp::kMul:
     case BinaryOp::kDiv:
-    case BinaryOp::kMod: return kLevelMultiply;
-    case BinaryOp::kConcat: return kLevelConcat;
+    case BinaryOp::kMod:
+      return kLevelMultiply;
+    case BinaryOp::kConcat:
+      return kLevelConcat;
   }
   return kLevelPrimary;
 }
 
 const char* BinarySpelling(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kAdd: return " + ";
-    case BinaryOp::kSub: return " - ";
-    case BinaryOp::kMul: return " * ";
-    case BinaryOp::kDiv: return " / ";
-    case BinaryOp::kMod: return " % ";
-    case BinaryOp::kConcat: return " || ";
-    case BinaryOp::kEq: return " = ";
-    case BinaryOp::kNe: return " <> ";
-    case BinaryOp::kLt: return " < ";
-    case BinaryOp::kLe: return " <= ";
-    case BinaryOp::kGt: return " > ";
-    case BinaryOp::kGe: return " >= ";
-    case BinaryOp::kAnd: return " AND ";
-    case BinaryOp::kOr: return " OR ";
+    case BinaryOp::kAdd:
+      return " + ";
+    case BinaryOp::kSub:
+      return " - ";
+    case BinaryOp::kMul:
+      return " * ";
+    case BinaryOp::kDiv:
+      return " / ";
+    case BinaryOp::kMod:
+      return " % ";
+    case BinaryOp::kConcat:
+      return " || ";
+    case BinaryOp::kEq:
+      return " = ";
+    case BinaryOp::kNe:
+      return " <> ";
+    case BinaryOp::kLt:
+      return " < ";
+    case BinaryOp::kLe:
+      return " <= ";
+    case BinaryOp::kGt:
+      return " > ";
+    case BinaryOp::kGe:
+      return " >= ";
+    case BinaryOp::kAnd:
+      return " AND ";
+    case BinaryOp::kOr:
+      return " OR ";
   }
   return " ? ";
 }
@@ -77,12 +101,15 @@ int LevelOf(const Expr& e) {
   switch (e.kind) {
     case ExprKind::kUnary:
       return e.unary_op == UnaryOp::kNot ? kLevelNot : kLevelUnary;
-    case ExprKind::kBinary: return BinaryLevel(e.binary_op);
+    case ExprKind::kBinary:
+      return BinaryLevel(e.binary_op);
     case ExprKind::kBetween:
     case ExprKind::kIn:
     case ExprKind::kIsNull:
-    case ExprKind::kLike: return kLevelEquality;
-    default: return kLevelPrimary;
+    case ExprKind::kLike:
+      return kLevelEquality;
+    default:
+      return kLevelPrimary;
   }
 }
 
@@ -132,13 +159,27 @@ void WriteLiteral(const Value& v, std::string* out) {
 
 void WriteType(const TypeName& t, std::string* out) {
   switch (t.type) {
-    case Type::kInteger: *out += "INTEGER"; break;
-    case Type::kReal: *out += "REAL"; break;
-    case Type::kText: *out += t.length ? "VARCHAR" : "TEXT"; break;
-    case Type::kBlob: *out += "BLOB"; break;
-    case Type::kBoolean: *out += "BOOLEAN"; break;
-    case Type::kTimestamp: *out += "TIMESTAMP"; break;
-    default: *out += std::string(::levelql::TypeName(t.type)); break;
+    case Type::kInteger:
+      *out += "INTEGER";
+      break;
+    case Type::kReal:
+      *out += "REAL";
+      break;
+    case Type::kText:
+      *out += t.length ? "VARCHAR" : "TEXT";
+      break;
+    case Type::kBlob:
+      *out += "BLOB";
+      break;
+    case Type::kBoolean:
+      *out += "BOOLEAN";
+      break;
+    case Type::kTimestamp:
+      *out += "TIMESTAMP";
+      break;
+    default:
+      *out += std::string(::levelql::TypeName(t.type));
+      break;
   }
   if (t.length) *out += '(' + std::to_string(*t.length) + ')';
   if (t.is_list) *out += "[]";
@@ -157,7 +198,9 @@ void WriteList(const std::vector<ExprPtr>& args, size_t from,
 void WriteInner(const Expr& e, std::string* out) {
   const auto& a = e.args;
   switch (e.kind) {
-    case ExprKind::kLiteral: WriteLiteral(e.literal, out); return;
+    case ExprKind::kLiteral:
+      WriteLiteral(e.literal, out);
+      return;
     case ExprKind::kColumn:
       if (!e.qualifier.empty()) {
         WriteName(e.qualifier, out);
@@ -192,7 +235,7 @@ void WriteInner(const Expr& e, std::string* out) {
     case ExprKind::kBetween:
       Write(*a[0], kLevelEquality, out);
       *out += e.negated ? " NOT BETWEEN " : " BETWEEN ";
-      Write(*a[1], kLevelCompare, out);
+      Write(*a[1], kLevelEquality, out);  // its AND ends it
       *out += " AND ";
       Write(*a[2], kLevelCompare, out);
       return;

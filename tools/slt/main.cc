@@ -43,7 +43,9 @@ constexpr const char* kUsage =
     "  --stop-on-fail            stop at the first failing record\n"
     "  --rewrite                 rewrite differing `query explain` plans in "
     "place\n"
-    "  --verbose                 print each record as it runs\n";
+    "  --verbose                 print each record as it runs\n"
+    "  --page                    also page every query one row at a time\n"
+    "                            through continuation tokens\n";
 
 struct Flags {
   bool leveldb = false;
@@ -89,6 +91,8 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
     if (name == "--help" || name == "-h") {
       std::cout << kUsage;
       std::exit(0);
+    } else if (name == "--page" && !has_value) {
+      flags->run.page = true;
     } else if (name == "--verbose" && !has_value) {
       flags->run.verbose = true;
     } else if (name == "--stop-on-fail" && !has_value) {

@@ -318,6 +318,7 @@ class FileRunner {
   bool SkippedByCondition(const Record& rec) const;
   void RunStatement(const Record& rec);
   void RunQuery(const Record& rec);
+  Status PageOneRowAtATime(const Record& rec, std::vector<std::string>* values);
   void RunExplain(const Record& rec);
   bool ErrorMatches(const std::string& pattern, const std::string& message);
 
@@ -464,6 +465,28 @@ bool FileRunner::ErrorMatches(const std::string& pattern,
   return it->second.has_value() && std::regex_search(message, *it->second);
 }
 
+Status FileRunner::PageOneRowAtATime(const Record& rec,
+                                     std::vector<std::string>* values) {
+  auto stmt = db_.Prepare(rec.sql);
+  if (!stmt.ok()) return stmt.status();
+  auto cursor = (*stmt)->Query();
+  if (!cursor.ok()) return cursor.status();
+  std::unique_ptr<Cursor> cur = std::move(cursor).value();
+  for (size_t guard = 0; guard < 1000000; ++guard) {
+    if (!cur->Next()) return cur->status();
+    const Row& row = cur->row();
+    for (size_t c = 0; c < rec.types.size() && c < row.size(); ++c) {
+      values->push_back(RenderValue(row[c], rec.types[c]));
+    }
+    std::string token = cur->ContinuationToken();
+    if (token.empty()) return Status::InvalidArgument("no continuation token");
+    auto next = (*stmt)->Resume(token);
+    if (!next.ok()) return next.status();
+    cur = std::move(next).value();
+  }
+  return Status::LimitExceeded("more than 1000000 pages");
+}
+
 void FileRunner::RunQuery(const Record& rec) {
   const size_t columns = rec.types.size();
   auto cursor = db_.Query(rec.sql);
@@ -503,6 +526,14 @@ void FileRunner::RunQuery(const Record& rec) {
   }
   if (!cur.status().ok()) {
     return Fail(rec, "query failed", rec.expected, {cur.status().ToString()});
+  }
+  if (options_.page) {
+    std::vector<std::string> paged;
+    Status s = PageOneRowAtATime(rec, &paged);
+    if (!s.ok()) return Fail(rec, "paging failed", values, {s.ToString()});
+    if (paged != values) {
+      return Fail(rec, "paging one row at a time differs", values, paged);
+    }
   }
   SortValues(&values, columns, rec.sort);
 

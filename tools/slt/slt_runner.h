@@ -27,9 +27,12 @@ inline constexpr const char* kEngineName = "levelql";
 
 struct RunOptions {
   std::string engine = kEngineName;
-  bool verbose = false;         // print each record before running it
-  bool stop_on_fail = false;    // return at the first failing record
-  bool rewrite = false;         // regenerate differing `query explain` blocks
+  bool verbose = false;       // print each record before running it
+  bool stop_on_fail = false;  // return at the first failing record
+  bool rewrite = false;       // regenerate differing `query explain` blocks
+  // Also replay every query one row at a time through continuation tokens
+  // and require exactly the unpaged rows, in the same order.
+  bool page = false;
   size_t max_lines_shown = 20;  // per expected/got block in a failure
   // When non-null and set, stops before the next record (no counts for the
   // rest). Used by --jobs with --stop-on-fail.

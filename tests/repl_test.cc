@@ -1,0 +1,545 @@
+// Tests of the levelql shell without a terminal: output modes, SQL text
+// helpers, the CSV reader, and a Shell driven line by line against an
+// in-memory database, comparing the text it writes.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tools/repl/csv_import.h"
+#include "tools/repl/render.h"
+#include "tools/repl/shell.h"
+#include "tools/repl/sql_text.h"
+
+namespace levelql::repl {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Render(OutputMode mode, const std::vector<std::string>& names,
+                   const std::vector<Row>& rows, bool headers = true) {
+  std::ostringstream out;
+  auto r = MakeRenderer(mode, headers, out);
+  r->Begin(names);
+  for (const Row& row : rows) r->AddRow(row);
+  r->End();
+  return out.str();
+}
+
+const std::vector<std::string> kNames = {"id", "name"};
+const std::vector<Row> kRows = {
+    {Value::Int(1), Value::Text("alice")},
+    {Value::Int(10), Value::Text("中国")},
+    {Value::Null(), Value::Null()},
+};
+
+TEST(DisplayWidthTest, WideCharactersCountTwoAndCombiningMarksZero) {
+  EXPECT_EQ(DisplayWidth("abc"), 3u);
+  EXPECT_EQ(DisplayWidth("中国"), 4u);
+  EXPECT_EQ(DisplayWidth("한국어"), 6u);
+  EXPECT_EQ(DisplayWidth("Ａ"), 2u);         // fullwidth A
+  EXPECT_EQ(DisplayWidth("ｱ"), 1u);          // halfwidth katakana
+  EXPECT_EQ(DisplayWidth("e\xCC\x81"), 1u);  // e + combining acute
+  EXPECT_EQ(DisplayWidth("Ω"), 1u);
+  EXPECT_EQ(DisplayWidth("\xff"), 1u);  // invalid byte
+}
+
+TEST(RenderTest, TableAlignsByDisplayWidthAndRightAlignsNumbers) {
+  EXPECT_EQ(Render(OutputMode::kTable, kNames, kRows),
+            "+------+-------+\n"
+            "|   id | name  |\n"
+            "+------+-------+\n"
+            "|    1 | alice |\n"
+            "|   10 | 中国  |\n"
+            "| NULL | NULL  |\n"
+            "+------+-------+\n");
+}
+
+TEST(RenderTest, BoxAlignsCjk) {
+  EXPECT_EQ(Render(OutputMode::kBox, {"city", "n"},
+                   {{Value::Text("中国北京"), Value::Int(1)},
+                    {Value::Text("Paris"), Value::Int(22)}}),
+            "┌──────────┬────┐\n"
+            "│ city     │  n │\n"
+            "├──────────┼────┤\n"
+            "│ 中国北京 │  1 │\n"
+            "│ Paris    │ 22 │\n"
+            "└──────────┴────┘\n");
+}
+
+TEST(RenderTest, TableWithoutHeadersAndMultiLineCells) {
+  EXPECT_EQ(Render(OutputMode::kTable, {"a", "b"},
+                   {{Value::Text("one\ntwo"), Value::Text("x\ty")}},
+                   /*headers=*/false),
+            "+-----+-----+\n"
+            "| one | x␉y |\n"
+            "| two |     |\n"
+            "+-----+-----+\n");
+}
+
+TEST(RenderTest, EmptyResultPrintsNothingExceptJson) {
+  EXPECT_EQ(Render(OutputMode::kTable, kNames, {}), "");
+  EXPECT_EQ(Render(OutputMode::kCsv, kNames, {}), "");
+  EXPECT_EQ(Render(OutputMode::kJson, kNames, {}), "[]\n");
+}
+
+TEST(RenderTest, CsvQuotesPerRfc4180AndNullIsEmpty) {
+  EXPECT_EQ(Render(OutputMode::kCsv, {"a", "b,c"},
+                   {{Value::Text("x,y"), Value::Text("say \"hi\"")},
+                    {Value::Text(""), Value::Null()},
+                    {Value::Text("two\nlines"), Value::Real(2.5)}}),
+            "a,\"b,c\"\n"
+            "\"x,y\",\"say \"\"hi\"\"\"\n"
+            "\"\",\n"
+            "\"two\nlines\",2.5\n");
+  EXPECT_EQ(Render(OutputMode::kCsv, kNames, kRows, /*headers=*/false),
+            "1,alice\n10,中国\n,\n");
+}
+
+TEST(RenderTest, TsvEscapesTabsAndNewlines) {
+  EXPECT_EQ(Render(OutputMode::kTsv, {"a", "b"},
+                   {{Value::Text("x\ty"), Value::Text("1\n2\\")},
+                    {Value::Null(), Value::Int(3)}}),
+            "a\tb\n"
+            "x\\ty\t1\\n2\\\\\n"
+            "\t3\n");
+}
+
+TEST(RenderTest, JsonIsAnArrayOfObjects) {
+  EXPECT_EQ(
+      Render(
+          OutputMode::kJson, {"i", "t", "n", "b", "l"},
+          {{Value::Int(1), Value::Text("q\"\n"), Value::Null(),
+            Value::Bool(true), Value::List({Value::Text("A"), Value::Int(2)})},
+           {Value::Real(0.5), Value::Text("中"), Value::Null(),
+            Value::Bool(false), Value::List({})}}),
+      "[{\"i\":1,\"t\":\"q\\\"\\n\",\"n\":null,\"b\":true,\"l\":[\"A\",2]},\n"
+      "{\"i\":0.5,\"t\":\"中\",\"n\":null,\"b\":false,\"l\":[]}]\n");
+}
+
+TEST(RenderTest, LineModeRightAlignsNames) {
+  EXPECT_EQ(Render(OutputMode::kLine, kNames, kRows),
+            "  id = 1\n"
+            "name = alice\n"
+            "\n"
+            "  id = 10\n"
+            "name = 中国\n"
+            "\n"
+            "  id = NULL\n"
+            "name = NULL\n");
+}
+
+TEST(RenderTest, MarkdownIsAPipeTable) {
+  EXPECT_EQ(Render(OutputMode::kMarkdown, {"id", "text"},
+                   {{Value::Int(1), Value::Text("a|b")},
+                    {Value::Int(22), Value::Text("x\ny")}},
+                   /*headers=*/false),
+            "| id | text   |\n"
+            "|---:|--------|\n"
+            "|  1 | a\\|b   |\n"
+            "| 22 | x<br>y |\n");
+}
+
+TEST(RenderTest, ModeNamesRoundTrip) {
+  for (std::string_view name :
+       {"table", "box", "csv", "tsv", "json", "line", "markdown"}) {
+    auto mode = ParseOutputMode(name);
+    ASSERT_TRUE(mode.has_value()) << name;
+    EXPECT_EQ(OutputModeName(*mode), name);
+  }
+  EXPECT_EQ(ParseOutputMode("BOX"), OutputMode::kBox);
+  EXPECT_FALSE(ParseOutputMode("list").has_value());
+}
+
+TEST(SqlTextTest, SplitStatementsIgnoresSemicolonsInStringsAndComments) {
+  EXPECT_EQ(SplitStatements("SELECT 'a;b'; -- x;\nSELECT \"c;\" /* ; */;"),
+            (std::vector<std::string>{"SELECT 'a;b';",
+                                      "-- x;\nSELECT \"c;\" /* ; */;"}));
+  EXPECT_EQ(SplitStatements(" ;; -- only\n ; SELECT 1"),
+            (std::vector<std::string>{"SELECT 1"}));
+  EXPECT_EQ(SplitStatements("SELECT 'it''s;'; "),
+            (std::vector<std::string>{"SELECT 'it''s;';"}));
+}
+
+TEST(SqlTextTest, BlankKeywordAndParameters) {
+  EXPECT_TRUE(IsBlankSql("  -- c\n /* d */ "));
+  EXPECT_FALSE(IsBlankSql("/* open"));
+  EXPECT_TRUE(IsBlankSql("/* open", /*allow_open_comment=*/true));
+  EXPECT_FALSE(IsBlankSql("'"));
+  EXPECT_EQ(FirstKeyword(" /* c */ select * from t"), "SELECT");
+  EXPECT_EQ(FirstKeyword("-- c\n  Explain select 1"), "EXPLAIN");
+  EXPECT_EQ(NamedParameters("SELECT :a, ':b', \":c\", :d_1 -- :e\n"),
+            (std::set<std::string>{"a", "d_1"}));
+  EXPECT_EQ(QuoteIdentifier("users"), "users");
+  EXPECT_EQ(QuoteIdentifier("my \"t\""), "\"my \"\"t\"\"\"");
+}
+
+std::string ReadAll(std::string_view csv, std::string* error = nullptr) {
+  std::istringstream in{std::string(csv)};
+  CsvReader reader(in);
+  CsvRecord rec;
+  std::string out;
+  while (reader.Next(&rec)) {
+    out += std::to_string(rec.line) + ":";
+    for (size_t i = 0; i < rec.fields.size(); ++i) {
+      out += rec.quoted[i] ? "[\"" + rec.fields[i] + "\"]"
+                           : "[" + rec.fields[i] + "]";
+    }
+    out += " ";
+  }
+  if (error != nullptr) *error = reader.error();
+  return out;
+}
+
+TEST(CsvReaderTest, QuotedFieldsSpanLinesAndDoubleQuotes) {
+  EXPECT_EQ(
+      ReadAll("a,b\r\n\"x,1\",\"say \"\"hi\"\"\"\n\"two\nlines\",\n,\"\""),
+      "1:[a][b] 2:[\"x,1\"][\"say \"hi\"\"] 3:[\"two\nlines\"][] "
+      "5:[][\"\"] ");
+  EXPECT_EQ(ReadAll("\xEF\xBB\xBFid\n1\n"), "1:[id] 2:[1] ");
+}
+
+TEST(CsvReaderTest, MalformedQuotingIsAnError) {
+  std::string error;
+  EXPECT_EQ(ReadAll("a\n\"open,\nstill", &error), "1:[a] ");
+  EXPECT_EQ(error, "line 2: unterminated quoted field");
+  EXPECT_EQ(ReadAll("a\n\"x\"y,1\n", &error), "1:[a] ");
+  EXPECT_EQ(error, "line 2: field 1: unexpected character after closing quote");
+}
+
+TEST(Utf8Test, RejectsMalformedSequences) {
+  EXPECT_TRUE(IsValidUtf8("plain 中国 😀"));
+  EXPECT_FALSE(IsValidUtf8("\xff"));
+  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));      // overlong '/'
+  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));  // surrogate
+  EXPECT_FALSE(IsValidUtf8("\xE4\xB8"));      // truncated
+}
+
+// A Shell on a fresh in-memory database, fed line by line.
+class ShellTest : public ::testing::Test {
+ protected:
+  explicit ShellTest(ShellOptions options = {}) { Reset(options); }
+
+  void Reset(ShellOptions options) {
+    shell_.reset();
+    out_.str("");
+    err_.str("");
+    shell_ = std::make_unique<Shell>(options, out_, err_);
+    Status s = shell_->Open(":memory:");
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+
+  // Feeds the lines; returns what went to stdout and clears it.
+  std::string RunLines(const std::vector<std::string>& lines) {
+    for (const std::string& l : lines) shell_->ProcessLine(l);
+    return TakeOut();
+  }
+  std::string Run(const std::string& line) { return RunLines({line}); }
+  std::string TakeOut() {
+    std::string s = out_.str();
+    out_.str("");
+    return s;
+  }
+  std::string TakeErr() {
+    std::string s = err_.str();
+    err_.str("");
+    return s;
+  }
+  void CreateT() {
+    RunLines({"CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT);",
+              "INSERT INTO t VALUES (1, 'alice'), (2, '中国');"});
+    ASSERT_EQ(TakeErr(), "");
+  }
+
+  std::ostringstream out_, err_;
+  std::unique_ptr<Shell> shell_;
+};
+
+TEST_F(ShellTest, MultiLineStatementUsesTheContinuationPrompt) {
+  CreateT();
+  EXPECT_STREQ(shell_->prompt(), "levelql> ");
+  shell_->ProcessLine("SELECT id,");
+  EXPECT_STREQ(shell_->prompt(), "   ...> ");
+  shell_->ProcessLine("  name FROM t -- a ; in a comment");
+  EXPECT_TRUE(shell_->in_statement());
+  shell_->ProcessLine("ORDER BY id;");
+  EXPECT_FALSE(shell_->in_statement());
+  EXPECT_EQ(TakeOut(),
+            "+----+-------+\n"
+            "| id | name  |\n"
+            "+----+-------+\n"
+            "|  1 | alice |\n"
+            "|  2 | 中国  |\n"
+            "+----+-------+\n");
+  EXPECT_EQ(TakeErr(), "");
+}
+
+TEST_F(ShellTest, StatementsWithoutColumnsPrintNothing) {
+  EXPECT_EQ(Run("CREATE TABLE u (a INTEGER); INSERT INTO u VALUES (1);"), "");
+  EXPECT_EQ(Run("SELECT a FROM u; SELECT a + 1 AS b FROM u;"),
+            "+---+\n| a |\n+---+\n| 1 |\n+---+\n"
+            "+---+\n| b |\n+---+\n| 2 |\n+---+\n");
+}
+
+TEST_F(ShellTest, EachModeRendersThroughTheShell) {
+  CreateT();
+  const std::string q = "SELECT id, name FROM t ORDER BY id;";
+  Run(".mode box");
+  EXPECT_EQ(Run(q),
+            "┌────┬───────┐\n"
+            "│ id │ name  │\n"
+            "├────┼───────┤\n"
+            "│  1 │ alice │\n"
+            "│  2 │ 中国  │\n"
+            "└────┴───────┘\n");
+  Run(".mode csv");
+  EXPECT_EQ(Run(q), "id,name\n1,alice\n2,中国\n");
+  Run(".headers off");
+  EXPECT_EQ(Run(q), "1,alice\n2,中国\n");
+  Run(".headers on");
+  Run(".mode tsv");
+  EXPECT_EQ(Run(q), "id\tname\n1\talice\n2\t中国\n");
+  Run(".mode json");
+  EXPECT_EQ(Run(q),
+            "[{\"id\":1,\"name\":\"alice\"},\n{\"id\":2,\"name\":\"中国\"}]\n");
+  Run(".mode line");
+  EXPECT_EQ(Run(q), "  id = 1\nname = alice\n\n  id = 2\nname = 中国\n");
+  Run(".mode markdown");
+  EXPECT_EQ(Run(q),
+            "| id | name  |\n|---:|-------|\n|  1 | alice |\n|  2 | 中国  |\n");
+  EXPECT_EQ(Run(".mode"), "current output mode: markdown\n");
+  Run(".mode list");
+  EXPECT_EQ(TakeErr(),
+            "Error: unknown mode \"list\"; use one of "
+            "table|box|csv|tsv|json|line|markdown\n");
+}
+
+TEST_F(ShellTest, ErrorsGoToStderrAndTheShellKeepsGoing) {
+  CreateT();
+  EXPECT_EQ(RunLines({"SELECT * FROM nope;", "SELECT count(*) AS n FROM t;"}),
+            "+---+\n| n |\n+---+\n| 2 |\n+---+\n");
+  std::string err = TakeErr();
+  EXPECT_TRUE(err.starts_with("Error: ")) << err;
+  EXPECT_EQ(shell_->failures(), 1);
+  EXPECT_EQ(shell_->exit_code(), 1);
+  Run(".frobnicate");
+  EXPECT_EQ(TakeErr(),
+            "Error: unknown command \".frobnicate\" (enter \".help\" for the "
+            "list)\n");
+}
+
+TEST_F(ShellTest, EndOfInputRunsAStatementWithoutItsSemicolon) {
+  CreateT();
+  Run(".mode csv");
+  EXPECT_TRUE(shell_->RunText("SELECT id FROM t\n  WHERE id = 2"));
+  EXPECT_EQ(TakeOut(), "id\n2\n");
+  shell_->ProcessLine("SELECT name FROM t WHERE id = 1");
+  EXPECT_TRUE(shell_->in_statement());
+  shell_->Finish();
+  EXPECT_EQ(TakeOut(), "name\nalice\n");
+  // Blank lines and lone comments never start a continuation.
+  shell_->ProcessLine("");
+  shell_->ProcessLine("-- just a comment");
+  EXPECT_FALSE(shell_->in_statement());
+  EXPECT_EQ(TakeErr(), "");
+}
+
+TEST_F(ShellTest, BailStopsANonInteractiveShell) {
+  CreateT();
+  Run(".bail on");
+  EXPECT_FALSE(shell_->ProcessLine("SELECT * FROM nope; SELECT 1 AS x;"));
+  EXPECT_EQ(TakeOut(), "");
+  EXPECT_TRUE(shell_->exiting());
+  EXPECT_EQ(shell_->exit_code(), 1);
+}
+
+TEST_F(ShellTest, ExitTakesACode) {
+  EXPECT_TRUE(shell_->ProcessLine(".help"));
+  EXPECT_FALSE(shell_->ProcessLine(".exit 3"));
+  EXPECT_EQ(shell_->exit_code(), 3);
+  Reset({});
+  EXPECT_FALSE(shell_->ProcessLine(".quit"));
+  EXPECT_EQ(shell_->exit_code(), 0);
+}
+
+TEST_F(ShellTest, ParamsBindToNamedParameters) {
+  CreateT();
+  RunLines({".param set :who 'alice'", ".param set :n 2", ".param set :z NULL",
+            ".param set r 2.5", ".param set :b true", ".param set :x x'00FF'",
+            ".param set :s two words", ".param set :q 'it''s'"});
+  EXPECT_EQ(Run(".param list"),
+            ":b TRUE\n:n 2\n:q 'it''s'\n:r 2.5\n:s 'two words'\n"
+            ":who 'alice'\n:x x'00ff'\n:z NULL\n");
+  RunLines({".param unset :r", ".param unset q", ".param unset :b",
+            ".param unset :x", ".param unset :s"});
+  Run(".mode csv");
+  EXPECT_EQ(Run("SELECT id FROM t WHERE name = :who;"), "id\n1\n");
+  EXPECT_EQ(Run("SELECT name FROM t WHERE id = :n;"), "name\n中国\n");
+  // Statements that mention no parameter are unaffected by the bindings.
+  EXPECT_EQ(Run("SELECT count(*) AS c FROM t;"), "c\n2\n");
+  Run(".param clear");
+  EXPECT_EQ(Run(".param list"), "");
+  EXPECT_EQ(TakeErr(), "");
+}
+
+TEST_F(ShellTest, TimerAndEchoAndExplain) {
+  CreateT();
+  RunLines({".timer on", ".mode csv"});
+  std::string out = Run("SELECT id FROM t WHERE id = 1;");
+  EXPECT_TRUE(out.starts_with("id\n1\nRun Time: real 0.")) << out;
+  RunLines({".timer off", ".echo on"});
+  EXPECT_EQ(Run("SELECT id FROM t WHERE id = 2;"),
+            "SELECT id FROM t WHERE id = 2;\nid\n2\n");
+  RunLines({".echo off", ".explain on"});
+  out = Run("SELECT id FROM t WHERE id = 2;");
+  EXPECT_TRUE(out.ends_with("\nid\n2\n")) << out;
+  EXPECT_GT(out.size(), std::string("id\n2\n").size()) << out;
+  EXPECT_EQ(TakeErr(), "");
+}
+
+TEST_F(ShellTest, TablesSchemaStatsAndCheck) {
+  CreateT();
+  Run("CREATE TABLE users (id INTEGER, email TEXT);");
+  EXPECT_EQ(Run(".tables"), "t      users\n");
+  EXPECT_EQ(Run(".tables u%"), "users\n");
+  EXPECT_EQ(Run(".schema users"),
+            "-- columns from SELECT *; keys, constraints and indexes are not "
+            "available\n"
+            "CREATE TABLE users (id INTEGER, email TEXT);\n");
+  Run(".mode csv");
+  EXPECT_EQ(Run(".stats"), "table,rows\nt,2\nusers,0\n");
+  EXPECT_EQ(Run(".check"), "ok\n");
+  EXPECT_EQ(TakeErr(), "");
+}
+
+TEST_F(ShellTest, CompletesKeywordsTablesAndColumns) {
+  CreateT();
+  EXPECT_EQ(shell_->Complete("", "sel"), std::vector<std::string>{"select"});
+  EXPECT_EQ(shell_->Complete("", "SEL"), std::vector<std::string>{"SELECT"});
+  EXPECT_EQ(shell_->Complete("", ".he"),
+            (std::vector<std::string>{".headers", ".help"}));
+  EXPECT_EQ(
+      shell_->Complete("SELECT * FROM ", "t"),
+      (std::vector<std::string>{"t", "table", "text", "timestamp", "true"}));
+  EXPECT_EQ(shell_->Complete("SELECT ", "na"),  // t is the only table
+            std::vector<std::string>{"name"});
+  EXPECT_EQ(shell_->Complete(".schema ", ""), std::vector<std::string>{"t"});
+}
+
+class TempDirTest : public ShellTest {
+ protected:
+  TempDirTest() {
+    dir_ = fs::temp_directory_path() /
+           ("levelql-repl-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  ~TempDirTest() override { fs::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(TempDirTest, ImportStopsAtTheBadLineKeepingTheRowsBeforeIt) {
+  Run("CREATE TABLE people (id INTEGER, name TEXT, score REAL);");
+  // 2500 rows after a header; line 1502 (row 1501) has two fields. Batches
+  // are 1000 rows, so the error falls in the second batch: its rows before
+  // line 1502 still go in.
+  std::string csv = "id,name,score\n";
+  for (int i = 1; i <= 2500; ++i) {
+    csv += i == 1501 ? "1501,oops\n"
+                     : std::to_string(i) + ",\"n, " + std::to_string(i) +
+                           "\"," + std::to_string(i) + ".5\n";
+  }
+  std::string path = Write("people.csv", csv);
+  Run(".import --csv --skip 1 " + path + " people");
+  std::string err = TakeErr();
+  EXPECT_TRUE(err.starts_with("Error: .import " + path +
+                              ": line 1502: expected 3 fields, found 2\n"
+                              "imported 1500 rows through line 1501 in "))
+      << err;
+  Run(".mode csv");
+  EXPECT_EQ(Run("SELECT count(*) AS n, max(id) AS m FROM people;"),
+            "n,m\n1500,1500\n");
+  EXPECT_EQ(Run("SELECT name, score FROM people WHERE id = 7;"),
+            "name,score\n\"n, 7\",7.5\n");
+}
+
+TEST_F(TempDirTest, ImportReportsValuesTheEngineRejects) {
+  Run("CREATE TABLE nums (id INTEGER, label TEXT);");
+  std::string path = Write("nums.csv", "1,a\n2,\n3,\"\"\nx,b\n5,c\n");
+  Run(".import " + path + " nums");
+  std::string err = TakeErr();
+  EXPECT_TRUE(err.starts_with("Error: .import " + path + ": line 4: ")) << err;
+  EXPECT_NE(err.find("imported 3 rows through line 3"), std::string::npos)
+      << err;
+  Run(".mode csv");
+  // An unquoted empty field is NULL, a quoted one the empty string.
+  EXPECT_EQ(Run("SELECT id, label FROM nums ORDER BY id;"),
+            "id,label\n1,a\n2,\n3,\"\"\n");
+}
+
+TEST_F(TempDirTest, ImportRejectsInvalidUtf8AndSummarizesSuccess) {
+  Run("CREATE TABLE w (s TEXT);");
+  std::string bad = Write("bad.csv", "ok\n\xff\xfe\n");
+  Run(".import " + bad + " w");
+  EXPECT_TRUE(TakeErr().starts_with("Error: .import " + bad +
+                                    ": line 2: field 1: invalid UTF-8\n"));
+  std::string good = Write("good.csv", "x\ny\n");
+  Run(".import " + good + " w");
+  EXPECT_TRUE(TakeErr().starts_with("imported 2 rows in "));
+  Run(".import " + good + " missing_table");
+  EXPECT_TRUE(TakeErr().starts_with("Error: .import " + good + ": "));
+}
+
+TEST_F(TempDirTest, ReadAndOutputFiles) {
+  std::string script = Write("s.sql",
+                             "CREATE TABLE r (a INTEGER);\n"
+                             "INSERT INTO r\n  VALUES (7);\n"
+                             ".mode csv\n"
+                             "SELECT a FROM r;\n");
+  EXPECT_EQ(Run(".read " + script), "a\n7\n");
+  std::string out = (dir_ / "out.txt").string();
+  RunLines({".output " + out, "SELECT a FROM r;", ".output"});
+  EXPECT_EQ(TakeOut(), "");
+  std::ifstream in(out);
+  std::stringstream got;
+  got << in.rdbuf();
+  EXPECT_EQ(got.str(), "a\n7\n");
+  EXPECT_EQ(TakeErr(), "");
+}
+
+TEST_F(ShellTest, SafeModeRefusesPathsOutsideTheCurrentDirectory) {
+  ShellOptions options;
+  options.safe = true;
+  Reset(options);
+  Run(".open /tmp/elsewhere");
+  Run(".read ../x.sql");
+  Run(".import /etc/passwd t");
+  Run(".output sub/../../o.txt");
+  Run(".shell ls");
+  EXPECT_EQ(
+      TakeErr(),
+      "Error: .open: --safe refuses paths outside the current directory: "
+      "/tmp/elsewhere\n"
+      "Error: .read: --safe refuses paths outside the current directory: "
+      "../x.sql\n"
+      "Error: .import: --safe refuses paths outside the current directory: "
+      "/etc/passwd\n"
+      "Error: .output: --safe refuses paths outside the current directory: "
+      "sub/../../o.txt\n"
+      "Error: .shell is refused: levelql has no shell escape\n");
+  // :memory: is always allowed.
+  Run(".open :memory:");
+  EXPECT_EQ(TakeErr(), "");
+}
+
+}  // namespace
+}  // namespace levelql::repl
