@@ -206,6 +206,17 @@ std::vector<std::string> DatabaseImpl::TableNames() {
   return names;
 }
 
+std::vector<SchemaEntry> DatabaseImpl::Schema() {
+  std::vector<SchemaEntry> out;
+  for (const auto& [name, table] : catalog()->tables) {
+    out.push_back({"table", name, name, table->sql});
+    for (const auto& index : table->indexes) {
+      out.push_back({"index", index->name, name, index->sql});
+    }
+  }
+  return out;
+}
+
 ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params) {
   ExecContext ctx;
   ctx.store = store_.get();
@@ -727,6 +738,11 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
                                                  const Options& options) {
   LQ_ASSIGN_OR_RETURN(std::unique_ptr<KvStore> store,
                       OpenLevelDbStore(path, options));
+  return OpenDatabaseOnStore(std::move(store), options);
+}
+
+Result<std::unique_ptr<Database>> OpenDatabaseOnStore(
+    std::unique_ptr<KvStore> store, const Options& options) {
   LQ_ASSIGN_OR_RETURN(CatalogState catalog,
                       LoadCatalog(store.get(), options.read_only));
   return std::unique_ptr<Database>(std::make_unique<DatabaseImpl>(

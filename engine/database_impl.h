@@ -42,6 +42,7 @@ class DatabaseImpl : public Database {
                               const Params& params) override;
   void Interrupt() override { interrupt_epoch_.fetch_add(1); }
   std::vector<std::string> TableNames() override;
+  std::vector<SchemaEntry> Schema() override;
 
   // Runs one parsed statement. Statements that return rows give a cursor;
   // others give a cursor with no columns and set *affected.
@@ -89,6 +90,10 @@ class DatabaseImpl : public Database {
   std::mutex settings_mu_;
   Settings settings_;  // guarded by settings_mu_
 };
+
+// Opens a database over an already open store (tests: fault injection).
+Result<std::unique_ptr<Database>> OpenDatabaseOnStore(
+    std::unique_ptr<KvStore> store, const Options& options);
 
 // Binds parameter values to the slots of a statement.
 Result<std::vector<Value>> BindParams(const ParamSlots& slots,

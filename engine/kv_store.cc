@@ -7,6 +7,8 @@
 #include <leveldb/helpers/memenv.h>
 #include <leveldb/write_batch.h>
 
+#include "engine/leveldb_store.h"
+
 namespace levelql {
 namespace {
 
@@ -64,11 +66,15 @@ class LevelDbStore : public KvStore {
   }
 
   static Result<std::unique_ptr<KvStore>> Open(const std::string& path,
-                                               const Options& options) {
+                                               const Options& options,
+                                               leveldb::Env* env) {
     auto store = std::unique_ptr<LevelDbStore>(new LevelDbStore());
     leveldb::Options lo;
     std::string db_path = path;
-    if (path == ":memory:") {
+    if (env != nullptr) {
+      lo.env = env;
+      lo.create_if_missing = options.create_if_missing;
+    } else if (path == ":memory:") {
       store->env_.reset(leveldb::NewMemEnv(leveldb::Env::Default()));
       lo.env = store->env_.get();
       db_path = "/levelql-memory";
@@ -146,7 +152,12 @@ class LevelDbStore : public KvStore {
 
 Result<std::unique_ptr<KvStore>> OpenLevelDbStore(const std::string& path,
                                                   const Options& options) {
-  return LevelDbStore::Open(path, options);
+  return LevelDbStore::Open(path, options, nullptr);
+}
+
+Result<std::unique_ptr<KvStore>> OpenLevelDbStoreWithEnv(
+    const std::string& path, const Options& options, leveldb::Env* env) {
+  return LevelDbStore::Open(path, options, env);
 }
 
 }  // namespace levelql

@@ -66,6 +66,14 @@ class Cursor {
   virtual std::string ContinuationToken() const { return {}; }
 };
 
+// One table or index of the schema, with the statement that created it.
+struct SchemaEntry {
+  std::string kind;  // "table" or "index"
+  std::string name;
+  std::string table;  // the table an index belongs to (itself for tables)
+  std::string sql;    // the CREATE statement
+};
+
 // The outcome of a statement that returns no rows.
 struct ExecResult {
   int64_t rows_affected = 0;
@@ -110,6 +118,8 @@ class Database {
   virtual void Interrupt() = 0;
 
   virtual std::vector<std::string> TableNames() = 0;
+  // Every table followed by its indexes, tables in name order.
+  virtual std::vector<SchemaEntry> Schema() = 0;
 };
 
 }  // namespace levelql
