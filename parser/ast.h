@@ -102,7 +102,8 @@ struct ColumnDef {
   bool primary_key_desc = false;  // "col INTEGER PRIMARY KEY DESC"
   bool not_null = false;
   bool unique = false;
-  std::string collation;  // empty when not given; as written, lower case
+  std::string collation;  // empty when not given; a bare name folded to
+                          // lower case, "quoted" or 'string' verbatim
   ExprPtr default_value;  // a literal (possibly negated), or null
 };
 
@@ -142,7 +143,8 @@ struct DropIndex {
 struct SelectItem {
   ExprPtr expr;       // null for `*`
   std::string alias;  // empty when none
-  std::string text;   // the item's source text, for the result column name
+  std::string text;   // the expression as written (alias excluded), for
+                      // the result column name; "*" for `*`
   Position pos;
 };
 

@@ -1,0 +1,1 @@
+CREATE INDEX idx_tab2_0 ON tab2 (col3,col1)

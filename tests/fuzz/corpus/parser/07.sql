@@ -1,0 +1,1 @@
+INSERT INTO tab0 VALUES(0,698,169.42,'apdbu',431,316.15,'sqvis')

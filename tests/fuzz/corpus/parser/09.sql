@@ -1,0 +1,1 @@
+INSERT INTO tab1 SELECT * FROM tab0

@@ -1,0 +1,1 @@
+DELETE FROM tab1 WHERE col3 > 5 OR col0 IS NULL

@@ -1,0 +1,1 @@
+SELECT - 43 col4 FROM tab0 AS cor0 WHERE NOT NULL <> - 58

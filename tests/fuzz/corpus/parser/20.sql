@@ -1,0 +1,1 @@
+EXPLAIN ANALYZE SELECT * FROM t WHERE category = 'A'

@@ -1,0 +1,5 @@
+-- comment
+SELECT a
+  FROM t;
+
+;

@@ -1,0 +1,1 @@
+/* block */ SELECT a /* ; */ FROM t -- trailing
