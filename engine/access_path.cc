@@ -442,12 +442,14 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
         }
       }
       prefixes = std::move(next);
+      path.prefix_points = prefixes.size();
       path.eq_columns = static_cast<int>(k) + 1;
       if (is_list) path.may_repeat_rows = set->size() > 1;
       continue;
     }
     range = std::move(*set);
     have_range = true;
+    path.range_selectivity = selectivity;
     if (is_list) path.may_repeat_rows = true;
     break;
   }

@@ -39,7 +39,9 @@ struct AccessPath {
   bool exact = true;
   bool may_repeat_rows = false;            // range over a multi-valued column
   std::vector<const BoundExpr*> consumed;  // terms the spans answer
-  double selectivity = 1.0;                // fraction of rows, estimated
+  double selectivity = 1.0;        // fraction of rows, estimated without stats
+  size_t prefix_points = 1;        // combinations of the equality prefix
+  double range_selectivity = 1.0;  // of the range column, estimated
 };
 
 // The best access path over `index` (null: the primary key) for the AND of

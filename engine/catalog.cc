@@ -321,6 +321,14 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   }
   LQ_RETURN_IF_ERROR(it->status());
   for (auto& [name, table] : tables) state.tables[name] = table;
+  for (it->Seek(kStatsPrefix);
+       it->Valid() && it->key().substr(0, kStatsPrefix.size()) == kStatsPrefix;
+       it->Next()) {
+    std::string name(it->key().substr(kStatsPrefix.size()));
+    LQ_ASSIGN_OR_RETURN(TableStats stats, DecodeStats(it->value()));
+    state.stats[name] = std::make_shared<const TableStats>(std::move(stats));
+  }
+  LQ_RETURN_IF_ERROR(it->status());
   state.version = SchemaVersion(state);
   return state;
 }

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "engine/kv_store.h"
+#include "engine/stats.h"
 #include "indexes/schema.h"
 #include "parser/ast.h"
 
@@ -35,6 +36,8 @@ inline constexpr std::string_view kFormatVersion = "1";
 struct CatalogState {
   std::map<std::string, std::shared_ptr<const TableSchema>> tables;
   std::map<std::string, std::string> index_table;  // index name -> table
+  // ANALYZE statistics by table name (absent until ANALYZE runs).
+  std::map<std::string, std::shared_ptr<const TableStats>> stats;
   int64_t next_id = 1;
   // A fingerprint of every table and index definition: equal exactly when
   // the schema is the same, also across reopening the database.

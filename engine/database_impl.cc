@@ -223,6 +223,11 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params) {
   ctx.snapshot = store_->GetSnapshot();
   ctx.params = params;
   ctx.interrupt_epoch = &interrupt_epoch_;
+  std::shared_ptr<const CatalogState> cat = catalog();
+  ctx.stats = [cat](const TableSchema& t) -> const TableStats* {
+    auto it = cat->stats.find(t.name);
+    return it == cat->stats.end() ? nullptr : it->second.get();
+  };
   ctx.start_epoch = interrupt_epoch_.load();
   return ctx;
 }
@@ -468,8 +473,8 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(const parser::Statement& stmt,
     return RunPragma(*p);
   } else if (auto* c = std::get_if<parser::Check>(&node)) {
     LQ_RETURN_IF_ERROR(RunCheck(*c));
-  } else if (std::holds_alternative<parser::Analyze>(node)) {
-    return Status::NotSupported("ANALYZE (statistics are not collected yet)");
+  } else if (auto* a = std::get_if<parser::Analyze>(&node)) {
+    LQ_RETURN_IF_ERROR(RunAnalyze(*a));
   } else {
     return Status::NotSupported(
         "BEGIN/COMMIT/ROLLBACK: every statement is its own atomic "
@@ -637,6 +642,8 @@ Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
     next->index_table.erase(index->name);
   }
   batch.Delete(TableRecordKey(table->name));
+  batch.Delete(StatsKey(table->name));
+  next->stats.erase(table->name);
   LQ_RETURN_IF_ERROR(Commit(batch));
   next_rowid_.erase(table->id);
   next->tables.erase(drop.name);
@@ -699,6 +706,33 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunPragma(
   }
   return Status::NotSupported("PRAGMA " + pragma.name +
                               " (known: disable_rules, sort_memory_bytes)");
+}
+
+Status DatabaseImpl::RunAnalyze(const parser::Analyze& analyze) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto cat = catalog();
+  std::vector<std::shared_ptr<const TableSchema>> tables;
+  if (analyze.table.empty()) {
+    for (const auto& [name, t] : cat->tables) tables.push_back(t);
+  } else {
+    auto it = cat->tables.find(analyze.table);
+    if (it == cat->tables.end()) {
+      return Status::NotFound("no table " + analyze.table);
+    }
+    tables.push_back(it->second);
+  }
+  auto snapshot = store_->GetSnapshot();
+  auto next = std::make_shared<CatalogState>(*cat);
+  WriteBatch batch;
+  for (const auto& t : tables) {
+    LQ_ASSIGN_OR_RETURN(TableStats stats,
+                        ComputeStats(store_.get(), snapshot.get(), *t));
+    batch.Put(StatsKey(t->name), EncodeStats(stats));
+    next->stats[t->name] = std::make_shared<const TableStats>(std::move(stats));
+  }
+  LQ_RETURN_IF_ERROR(Commit(batch));
+  SetCatalog(next);
+  return Status::OK();
 }
 
 Status DatabaseImpl::RunCheck(const parser::Check& check) {

@@ -73,6 +73,7 @@ class DatabaseImpl : public Database {
   Result<int64_t> RunWrite(const parser::Statement& stmt, const Params& params);
   Result<std::unique_ptr<Cursor>> RunPragma(const parser::Pragma& pragma);
   Status RunCheck(const parser::Check& check);
+  Status RunAnalyze(const parser::Analyze& analyze);
 
   Status Commit(const WriteBatch& batch);
   void SetCatalog(std::shared_ptr<CatalogState> next);

@@ -78,7 +78,7 @@ Result<SelectExecution> BuildSelect(BoundSelect* select, ExecContext* ctx,
   PlannerInput input;
   input.rules = &rules;
   input.params = ctx->params;
-  input.table_rows = ctx->table_rows(*select->table);
+  input.stats = ctx->stats ? ctx->stats(*select->table) : nullptr;
   input.resume = ctx->resume;
   LQ_ASSIGN_OR_RETURN(
       exec.plan, PlanSelect(select, limit, offset, input, &exec.token_mode));
@@ -94,7 +94,7 @@ std::unique_ptr<PlanNode> PlanWriteRows(std::shared_ptr<const TableSchema> t,
   PlannerInput input;
   input.rules = &rules;
   input.params = ctx->params;
-  input.table_rows = ctx->table_rows(*t);
+  input.stats = ctx->stats ? ctx->stats(*t) : nullptr;
   return PlanRows(std::move(t), cols, where, input);
 }
 

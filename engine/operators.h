@@ -17,6 +17,7 @@
 #include "engine/continuation.h"
 #include "engine/expr.h"
 #include "engine/kv_store.h"
+#include "engine/stats.h"
 #include "indexes/schema.h"
 
 namespace levelql {
@@ -35,12 +36,8 @@ struct ExecContext {
   uint64_t keys_read = 0;
   uint64_t seeks = 0;
 
-  // Estimated rows of a table, for the planner (ANALYZE statistics when
-  // present).
-  std::function<double(const TableSchema&)> row_estimate;
-  double table_rows(const TableSchema& t) const {
-    return row_estimate ? row_estimate(t) : 1000.0;
-  }
+  // ANALYZE statistics of a table, or null; for the planner's estimates.
+  std::function<const TableStats*(const TableSchema&)> stats;
 
   bool interrupted() const {
     return interrupt_epoch && interrupt_epoch->load() != start_epoch;

@@ -111,17 +111,49 @@ struct Choice {
 
 class Planner {
  public:
+  // Without statistics a table is assumed to hold this many rows.
+  static constexpr double kDefaultRows = 1000;
+
   Planner(std::shared_ptr<const TableSchema> table, const PlannerInput& input)
-      : table_(std::move(table)), rules_(*input.rules), n_(input.table_rows) {}
+      : table_(std::move(table)),
+        rules_(*input.rules),
+        stats_(input.stats),
+        n_(input.stats ? std::max<double>(1, input.stats->rows)
+                       : kDefaultRows) {}
+
+  // Estimated rows a path reads: exact for unique points, from distinct
+  // counts of the equality prefix when ANALYZE ran, else default
+  // selectivities.
+  double Rows(const AccessPath& p) const {
+    if (p.empty) return 0;
+    const auto& keys = KeyColumnsOf(*table_, p.index);
+    const bool unique = p.index == nullptr || p.index->unique;
+    if (unique && p.eq_columns == static_cast<int>(keys.size())) {
+      return static_cast<double>(p.prefix_points);
+    }
+    if (stats_ && p.eq_columns > 0) {
+      auto it = stats_->indexes.find(p.index ? p.index->name : "");
+      if (it != stats_->indexes.end() &&
+          it->second.distinct.size() >= static_cast<size_t>(p.eq_columns) &&
+          it->second.distinct[p.eq_columns - 1] > 0) {
+        const IndexStats& s = it->second;
+        double per_prefix = static_cast<double>(s.entries) /
+                            static_cast<double>(s.distinct[p.eq_columns - 1]);
+        return std::min(n_, per_prefix * static_cast<double>(p.prefix_points) *
+                                p.range_selectivity);
+      }
+    }
+    return n_ * p.selectivity;
+  }
 
   double PathCost(const AccessPath& p) const {
-    double rows = n_ * p.selectivity;
+    double rows = Rows(p);
     return p.index ? rows * kFetchCost + 1 : rows + 1;
   }
 
   std::unique_ptr<PlanNode> ScanNode(AccessPath path, bool reverse) const {
-    auto n = Node(Kind::kIndexScan, ScanDetail(*table_, path, reverse),
-                  n_ * path.selectivity);
+    auto n =
+        Node(Kind::kIndexScan, ScanDetail(*table_, path, reverse), Rows(path));
     if (path.may_repeat_rows) {
       n->path = std::move(path);
       n->reverse = reverse;
@@ -135,7 +167,7 @@ class Planner {
   Choice FromPath(AccessPath path, size_t term_count, bool reverse,
                   bool ordered) const {
     Choice c;
-    c.rows = n_ * path.selectivity;
+    c.rows = Rows(path);
     c.cost = PathCost(path);
     c.exact = path.exact && path.consumed.size() == term_count;
     c.ordered = ordered;
@@ -207,10 +239,14 @@ class Planner {
                 });
       if (sorted.size() > kMaxIntersected) sorted.resize(kMaxIntersected);
       if (sorted.size() >= 2) {
-        double sel = 1, driver = sorted[0]->selectivity;
-        for (const AccessPath* p : sorted) sel *= p->selectivity;
-        double cost = n_ * driver + n_ * sel * kFetchCost + 1;
-        if (cost < best.cost && n_ * driver > 1) {
+        std::sort(sorted.begin(), sorted.end(),
+                  [&](const AccessPath* a, const AccessPath* b) {
+                    return Rows(*a) < Rows(*b);
+                  });
+        double sel = 1, driver = Rows(*sorted[0]);
+        for (const AccessPath* p : sorted) sel *= Rows(*p) / n_;
+        double cost = driver + n_ * sel * kFetchCost + 1;
+        if (cost < best.cost && driver > 1) {
           Choice c;
           c.rows = n_ * sel;
           c.cost = cost;
@@ -243,7 +279,7 @@ class Planner {
         std::optional<bool> reverse = ProvidesOrder(*table_, p, *order);
         if (!reverse) return;
         double cost = PathCost(p);
-        if (limit_hint >= 0 && p.selectivity > 0) {
+        if (limit_hint >= 0 && Rows(p) > 0) {
           // The scan stops after about limit_hint matches.
           cost =
               std::min(cost, static_cast<double>(limit_hint) * kFetchCost + 1);
@@ -316,6 +352,7 @@ class Planner {
  private:
   std::shared_ptr<const TableSchema> table_;
   const RuleSet& rules_;
+  const TableStats* stats_;
   double n_;
 };
 

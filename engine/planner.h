@@ -24,7 +24,7 @@ namespace levelql {
 struct PlannerInput {
   const RuleSet* rules = nullptr;
   const std::vector<Value>* params = nullptr;
-  double table_rows = 1000;  // estimate (from ANALYZE, else a default)
+  const TableStats* stats = nullptr;    // from ANALYZE, or null
   const ResumePoint* resume = nullptr;  // resuming from a token
 };
 
