@@ -223,6 +223,10 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params) {
   ctx.snapshot = store_->GetSnapshot();
   ctx.params = params;
   ctx.interrupt_epoch = &interrupt_epoch_;
+  {
+    std::lock_guard<std::mutex> lock(settings_mu_);
+    ctx.sort_memory_bytes = settings_.sort_memory_bytes;
+  }
   std::shared_ptr<const CatalogState> cat = catalog();
   ctx.stats = [cat](const TableSchema& t) -> const TableStats* {
     auto it = cat->stats.find(t.name);
@@ -429,6 +433,12 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
     while (state->exec.root->Next(&row)) {
     }
     LQ_RETURN_IF_ERROR(state->exec.root->status());
+    for (PlanNode* n = state->exec.plan.get(); n;
+         n = n->children.empty() ? nullptr : n->children[0].get()) {
+      if (n->kind == PlanNode::Kind::kSort) {
+        n->stats.spilled_runs = state->ctx.spilled_runs;
+      }
+    }
   }
   if (mode != Mode::kRun) {
     return PlanCursor(

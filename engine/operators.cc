@@ -1,7 +1,6 @@
 #include "engine/operators.h"
 
 #include <algorithm>
-#include <queue>
 #include <set>
 
 #include "indexes/row_format.h"
@@ -300,78 +299,6 @@ class Distinct : public RowSource {
   std::set<Row, Less> seen_;
 };
 
-class Sort : public RowSource {
- public:
-  Sort(ExecContext* ctx, std::unique_ptr<RowSource> input,
-       std::vector<SortKey> keys, int64_t limit)
-      : ctx_(ctx),
-        input_(std::move(input)),
-        keys_(std::move(keys)),
-        limit_(limit) {}
-
-  bool Next(Row* row) override {
-    if (!sorted_) {
-      sorted_ = true;
-      if (!Load()) return false;
-    }
-    if (pos_ >= rows_.size()) return false;
-    *row = std::move(rows_[pos_++].row);
-    return true;
-  }
-  Status status() const override {
-    return status_.ok() ? input_->status() : status_;
-  }
-
- private:
-  struct Item {
-    Row row;
-    uint64_t seq;  // input order, for stability
-  };
-
-  bool Load() {
-    auto less = [this](const Item& a, const Item& b) {
-      int c = CompareRows(a.row, b.row, keys_);
-      return c != 0 ? c < 0 : a.seq < b.seq;
-    };
-    Row row;
-    uint64_t seq = 0;
-    if (limit_ >= 0) {
-      // Top-k: a max-heap of the best `limit_` rows seen so far.
-      std::priority_queue<Item, std::vector<Item>, decltype(less)> heap(less);
-      if (limit_ > 0) {
-        while (input_->Next(&row)) {
-          Item item{std::move(row), seq++};
-          if (static_cast<int64_t>(heap.size()) < limit_) {
-            heap.push(std::move(item));
-          } else if (less(item, heap.top())) {
-            heap.pop();
-            heap.push(std::move(item));
-          }
-        }
-      }
-      while (!heap.empty()) {
-        rows_.push_back(std::move(const_cast<Item&>(heap.top())));
-        heap.pop();
-      }
-      std::reverse(rows_.begin(), rows_.end());
-    } else {
-      while (input_->Next(&row)) rows_.push_back({std::move(row), seq++});
-      std::sort(rows_.begin(), rows_.end(), less);
-    }
-    (void)ctx_;
-    return input_->status().ok();
-  }
-
-  ExecContext* ctx_;
-  std::unique_ptr<RowSource> input_;
-  std::vector<SortKey> keys_;
-  int64_t limit_;
-  bool sorted_ = false;
-  std::vector<Item> rows_;
-  size_t pos_ = 0;
-  Status status_;
-};
-
 class Limit : public RowSource {
  public:
   Limit(std::unique_ptr<RowSource> input, int64_t offset, int64_t limit)
@@ -469,11 +396,6 @@ std::unique_ptr<RowSource> NewDistinct(
     std::vector<const Collation*> collations) {
   return std::make_unique<Distinct>(std::move(input), width,
                                     std::move(collations));
-}
-std::unique_ptr<RowSource> NewSort(ExecContext* ctx,
-                                   std::unique_ptr<RowSource> input,
-                                   std::vector<SortKey> keys, int64_t limit) {
-  return std::make_unique<Sort>(ctx, std::move(input), std::move(keys), limit);
 }
 std::unique_ptr<RowSource> NewLimit(std::unique_ptr<RowSource> input,
                                     int64_t offset, int64_t limit) {

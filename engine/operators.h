@@ -27,6 +27,8 @@ struct ExecContext {
   KvStore* store = nullptr;
   std::shared_ptr<const KvSnapshot> snapshot;
   const std::vector<Value>* params = nullptr;
+  int64_t sort_memory_bytes = 64 << 20;  // before a sort spills to disk
+  uint64_t spilled_runs = 0;             // for EXPLAIN ANALYZE and tests
   // Set when resuming from a continuation token: the access path starts
   // right after this position.
   const ResumePoint* resume = nullptr;
@@ -87,7 +89,9 @@ struct SortKey {
   const Collation* collation = nullptr;
 };
 // All rows sorted by `keys` (stable). With `limit` >= 0 keeps only the first
-// `limit` rows using a bounded heap (top-k).
+// `limit` rows using a bounded heap (top-k). Without a limit, rows beyond
+// ctx->sort_memory_bytes are sorted in runs spilled to temporary files and
+// merged (sort.cc).
 std::unique_ptr<RowSource> NewSort(ExecContext* ctx,
                                    std::unique_ptr<RowSource> input,
                                    std::vector<SortKey> keys, int64_t limit);

@@ -68,6 +68,11 @@ void Render(const PlanNode& node, int depth, bool analyze, std::string* out) {
       out->append(" keys, ");
       out->append(std::to_string(node.stats.seeks));
       out->append(" seeks");
+      if (node.stats.spilled_runs > 0) {
+        out->append(", ");
+        out->append(std::to_string(node.stats.spilled_runs));
+        out->append(" spilled runs");
+      }
     }
     out->push_back(')');
   }

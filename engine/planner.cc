@@ -706,7 +706,11 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
   }
   if (has_order && !ordered) {
     std::string why = order ? "" : "(ORDER BY an expression)";
-    if (limit >= 0 && offset <= INT64_MAX - limit && rules.on(Rule::kTopK)) {
+    // A top-k heap holds limit + offset rows in memory; past kMaxTopK the
+    // spilling sort is the safer choice.
+    constexpr int64_t kMaxTopK = 100000;
+    if (limit >= 0 && offset <= kMaxTopK && limit <= kMaxTopK - offset &&
+        rules.on(Rule::kTopK)) {
       auto s =
           Wrap(Kind::kTopK, std::to_string(limit + offset), std::move(root));
       s->count = limit + offset;

@@ -24,6 +24,7 @@ struct NodeStats {
   uint64_t rows = 0;
   uint64_t keys = 0;
   uint64_t seeks = 0;
+  uint64_t spilled_runs = 0;  // Sort: runs written to temporary files
 };
 
 class RowIdStream {

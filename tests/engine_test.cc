@@ -261,5 +261,55 @@ TEST(EngineTest, AggregatesFollowSqlite) {
             "(3, 1, NULL, 1.0, -3, 13, 23)");
 }
 
+TEST(EngineTest, SortSpillsPastItsMemoryBudgetAndStaysStable) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER, s TEXT)");
+  std::string insert = "INSERT INTO t VALUES ";
+  for (int i = 0; i < 3000; ++i) {
+    if (i) insert += ", ";
+    insert += "(" + std::to_string(i) + ", " + std::to_string((i * 7919) % 50) +
+              ", 'row" + std::to_string(i) + "')";
+  }
+  Exec(*db, insert);
+  std::string in_memory = QueryText(*db, "SELECT v, id FROM t ORDER BY v DESC");
+  Exec(*db, "PRAGMA sort_memory_bytes = 4096");
+  EXPECT_EQ(QueryText(*db, "SELECT v, id FROM t ORDER BY v DESC"), in_memory);
+  // Ties keep primary-key order: v DESC, then id ascending.
+  auto cur = db->Query("SELECT v, id FROM t ORDER BY v DESC");
+  ASSERT_TRUE(cur.ok());
+  int64_t prev_v = INT64_MAX, prev_id = -1, rows = 0;
+  while ((*cur)->Next()) {
+    int64_t v = (*cur)->row()[0].int_value(), id = (*cur)->row()[1].int_value();
+    ASSERT_TRUE(v < prev_v || (v == prev_v && id > prev_id)) << v << " " << id;
+    prev_v = v;
+    prev_id = id;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3000);
+  std::string plan =
+      QueryText(*db, "EXPLAIN ANALYZE SELECT v, id FROM t ORDER BY v DESC");
+  EXPECT_NE(plan.find("spilled runs"), std::string::npos) << plan;
+}
+
+TEST(EngineTest, AnalyzeStatisticsChangeEstimates) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, flag INTEGER, k INTEGER)");
+  Exec(*db, "CREATE INDEX by_flag ON t (flag)");
+  std::string insert = "INSERT INTO t VALUES ";
+  for (int i = 0; i < 400; ++i) {
+    if (i) insert += ", ";
+    insert += "(" + std::to_string(i) + ", " + std::to_string(i % 2) + ", " +
+              std::to_string(i) + ")";
+  }
+  Exec(*db, insert);
+  std::string before =
+      QueryText(*db, "EXPLAIN SELECT id FROM t WHERE flag = 1");
+  EXPECT_NE(before.find("est 50 rows"), std::string::npos) << before;
+  Exec(*db, "ANALYZE t");
+  std::string after = QueryText(*db, "EXPLAIN SELECT id FROM t WHERE flag = 1");
+  EXPECT_NE(after.find("est 200 rows"), std::string::npos) << after;
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t WHERE flag = 1"), "(200)");
+}
+
 }  // namespace
 }  // namespace levelql
