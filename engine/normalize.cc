@@ -101,6 +101,64 @@ void Orient(BoundExpr* e) {
   }
 }
 
+// `col = c1 OR col = c2 OR col IN (c3)` on one column (same collation)
+// becomes `col IN (c1, c2, c3)`, which one scan answers with several spans.
+// Exact under three-valued logic: both forms are NULL exactly when no item
+// matches and some comparison is NULL.
+BoundExprPtr OrToIn(BoundExprPtr e) {
+  if (e->kind == Kind::kBinary && e->binary_op == BinaryOp::kAnd) {
+    e->args[0] = OrToIn(std::move(e->args[0]));
+    e->args[1] = OrToIn(std::move(e->args[1]));
+    return e;
+  }
+  if (!(e->kind == Kind::kBinary && e->binary_op == BinaryOp::kOr)) return e;
+  std::vector<BoundExpr*> terms;
+  std::vector<BoundExpr*> stack = {e.get()};
+  while (!stack.empty()) {
+    BoundExpr* t = stack.back();
+    stack.pop_back();
+    if (t->kind == Kind::kBinary && t->binary_op == BinaryOp::kOr) {
+      stack.push_back(t->args[1].get());
+      stack.push_back(t->args[0].get());
+    } else {
+      terms.push_back(t);
+    }
+  }
+  const BoundExpr* column = nullptr;
+  const Collation* collation = nullptr;
+  for (BoundExpr* t : terms) {
+    bool eq = t->kind == Kind::kBinary && t->binary_op == BinaryOp::kEq &&
+              t->args[1]->kind == Kind::kConst;
+    bool in = t->kind == Kind::kIn && !t->negated;
+    if (in) {
+      for (size_t i = 1; i < t->args.size(); ++i) {
+        in = in && t->args[i]->kind == Kind::kConst;
+      }
+    }
+    if (!(eq || in) || t->args[0]->kind != Kind::kColumn ||
+        t->args[0]->is_list) {
+      return e;
+    }
+    if (column &&
+        (t->args[0]->index != column->index || t->collation != collation)) {
+      return e;
+    }
+    column = t->args[0].get();
+    collation = t->collation;
+  }
+  auto out = std::make_unique<BoundExpr>();
+  out->kind = Kind::kIn;
+  out->pos = e->pos;
+  out->collation = collation;
+  out->args.push_back(CloneExpr(*column));
+  for (BoundExpr* t : terms) {
+    for (size_t i = 1; i < t->args.size(); ++i) {
+      out->args.push_back(std::move(t->args[i]));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 bool IsConstant(const BoundExpr& e) {
@@ -138,6 +196,7 @@ BoundExprPtr NormalizePredicate(BoundExprPtr where, const RuleSet& rules,
   }
   if (rules.on(Rule::kPushNot)) where = PushNot(std::move(where), false);
   Orient(where.get());
+  if (rules.on(Rule::kOrToIn)) where = OrToIn(std::move(where));
   return where;
 }
 

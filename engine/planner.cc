@@ -154,7 +154,9 @@ class Planner {
   std::unique_ptr<PlanNode> ScanNode(AccessPath path, bool reverse) const {
     auto n =
         Node(Kind::kIndexScan, ScanDetail(*table_, path, reverse), Rows(path));
-    if (path.may_repeat_rows) {
+    // A merge of pk-sorted spans already drops repeats; other scans of a
+    // multi-valued index may meet a row once per element.
+    if (path.may_repeat_rows && (reverse || !path.pk_sorted)) {
       n->path = std::move(path);
       n->reverse = reverse;
       return Wrap(Kind::kDistinctKeys, "", std::move(n));
@@ -234,15 +236,22 @@ class Planner {
         }
       }
       std::sort(sorted.begin(), sorted.end(),
-                [](const AccessPath* a, const AccessPath* b) {
-                  return a->selectivity < b->selectivity;
+                [&](const AccessPath* a, const AccessPath* b) {
+                  return Rows(*a) < Rows(*b);
                 });
-      if (sorted.size() > kMaxIntersected) sorted.resize(kMaxIntersected);
+      // Greedy: most selective first; a further stream joins only if it
+      // answers a term the chosen ones do not.
+      std::vector<const AccessPath*> chosen;
+      std::set<const BoundExpr*> covered;
+      for (const AccessPath* p : sorted) {
+        bool adds = false;
+        for (const BoundExpr* t : p->consumed) adds = adds || !covered.count(t);
+        if (!adds || chosen.size() == kMaxIntersected) continue;
+        chosen.push_back(p);
+        covered.insert(p->consumed.begin(), p->consumed.end());
+      }
+      sorted = std::move(chosen);
       if (sorted.size() >= 2) {
-        std::sort(sorted.begin(), sorted.end(),
-                  [&](const AccessPath* a, const AccessPath* b) {
-                    return Rows(*a) < Rows(*b);
-                  });
         double sel = 1, driver = Rows(*sorted[0]);
         for (const AccessPath* p : sorted) sel *= Rows(*p) / n_;
         double cost = driver + n_ * sel * kFetchCost + 1;
@@ -397,7 +406,7 @@ std::unique_ptr<PlanNode> AccessRows(Planner& planner, const BoundExpr* where,
   } else {
     c = planner.PlanAnd(*terms, order, limit_hint, true);
   }
-  *ordered = c.ordered;
+  *ordered = c.ordered || order == nullptr || order->empty();
   *filtered = false;
   if (c.empty) return Node(Kind::kEmpty, "", 0);
   std::unique_ptr<PlanNode> rows;

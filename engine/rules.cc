@@ -8,6 +8,8 @@ std::string_view RuleName(Rule r) {
       return "fold_constants";
     case Rule::kPushNot:
       return "push_not";
+    case Rule::kOrToIn:
+      return "or_to_in";
     case Rule::kContradiction:
       return "contradiction";
     case Rule::kPrimaryKeyRange:

@@ -16,6 +16,7 @@ namespace levelql {
 enum class Rule {
   kFoldConstants,    // evaluate column-free subexpressions once
   kPushNot,          // NOT pushed into comparisons, AND/OR, IN, BETWEEN
+  kOrToIn,           // col = 1 OR col = 3 becomes col IN (1, 3): one scan
   kContradiction,    // a = 1 AND a = 2 answers without a scan
   kPrimaryKeyRange,  // scan a range of the table's primary key
   kIndexScan,        // scan a secondary index
