@@ -16,7 +16,7 @@ std::string Where(const parser::Position& pos) {
 // the rest, values coerced to the column types, NOT NULL checked.
 Status MakeRow(const TableSchema& table, const std::vector<int>& targets,
                std::vector<Value> values, const RowIdAllocator& rowids,
-               Row* row) {
+               Row* row, const std::vector<BoundExprPtr>* exprs = nullptr) {
   row->assign(table.columns.size(), Value());
   std::vector<bool> given(table.columns.size(), false);
   for (size_t i = 0; i < table.columns.size(); ++i) {
@@ -24,11 +24,16 @@ Status MakeRow(const TableSchema& table, const std::vector<int>& targets,
   }
   for (size_t i = 0; i < targets.size(); ++i) {
     const ColumnSchema& c = table.columns[targets[i]];
-    if (values[i].type() == Type::kText) {
-      LQ_RETURN_IF_ERROR(ValidateUtf8(values[i].text()));
+    Status s;
+    if (values[i].type() == Type::kText) s = ValidateUtf8(values[i].text());
+    Result<Value> v =
+        s.ok() ? CoerceForColumn(values[i], c.type, c.is_list, c.name)
+               : Result<Value>(s);
+    if (!v.ok()) {
+      if (!exprs) return v.status();
+      return v.status().WithPrefix(Where((*exprs)[i]->pos));
     }
-    LQ_ASSIGN_OR_RETURN((*row)[targets[i]],
-                        CoerceForColumn(values[i], c.type, c.is_list, c.name));
+    (*row)[targets[i]] = std::move(v).value();
     given[targets[i]] = true;
   }
   if (table.hidden_rowid) {
@@ -126,8 +131,8 @@ Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
       LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*e, ec));
       values.push_back(std::move(v));
     }
-    LQ_RETURN_IF_ERROR(
-        MakeRow(table, insert.target_columns, std::move(values), rowids, &row));
+    LQ_RETURN_IF_ERROR(MakeRow(table, insert.target_columns, std::move(values),
+                               rowids, &row, &exprs));
     LQ_RETURN_IF_ERROR(txn->InsertRow(table, row));
     ++count;
   }
@@ -149,9 +154,13 @@ Result<int64_t> ExecuteUpdate(BoundUpdate* update_ptr, ExecContext* ctx,
     for (const auto& [col, expr] : update.assignments) {
       LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*expr, ec));
       const ColumnSchema& c = table.columns[col];
-      if (v.type() == Type::kText) LQ_RETURN_IF_ERROR(ValidateUtf8(v.text()));
-      LQ_ASSIGN_OR_RETURN(updated[col],
-                          CoerceForColumn(v, c.type, c.is_list, c.name));
+      Status valid =
+          v.type() == Type::kText ? ValidateUtf8(v.text()) : Status::OK();
+      Result<Value> stored = valid.ok()
+                                 ? CoerceForColumn(v, c.type, c.is_list, c.name)
+                                 : Result<Value>(valid);
+      if (!stored.ok()) return stored.status().WithPrefix(Where(expr->pos));
+      updated[col] = std::move(stored).value();
       if (c.not_null && updated[col].is_null()) {
         return Status::ConstraintError("NOT NULL column " + table.name + "." +
                                        c.name + " got NULL");

@@ -67,6 +67,12 @@ class Status {
   }
 
   bool ok() const { return code_ == Code::kOk; }
+  // The same error with `prefix` in front of its message, e.g. a position
+  // "at 1:30: " added by a caller that knows where the value came from.
+  Status WithPrefix(std::string_view prefix) const {
+    if (ok()) return *this;
+    return Status(code_, std::string(prefix) + message_);
+  }
   Code code() const { return code_; }
   const std::string& message() const { return message_; }
 
