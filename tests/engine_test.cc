@@ -87,7 +87,7 @@ TEST(EngineTest, WrongTypeInInsertNamesValueAndColumn) {
   Exec(*db, "CREATE TABLE p (id INTEGER PRIMARY KEY, age INTEGER)");
   Status s = db->Execute("INSERT INTO p VALUES (1, 'abc')");
   EXPECT_EQ(s.ToString(),
-            "TypeError: cannot store 'abc' in INTEGER column age");
+            "TypeError at 1:26: cannot store 'abc' in INTEGER column age");
   EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM p"), "(0)");
 }
 
