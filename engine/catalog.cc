@@ -220,6 +220,10 @@ std::string TableRecordKey(const std::string& name) {
   return std::string(kTablePrefix) + name;
 }
 
+std::string BuildingKey(const std::string& index) {
+  return std::string(kBuildingPrefix) + index;
+}
+
 std::string IndexRecordKey(const std::string& name) {
   return std::string(kIndexPrefix) + name;
 }
@@ -300,6 +304,12 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
         keys::DecodeValue(&rest, keys::Direction::kAsc, &versions));
     LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
     auto* create = std::get_if<parser::CreateIndex>(&stmt.node);
+    std::string marker;
+    if (create &&
+        store->Get(nullptr, BuildingKey(create->name), &marker).ok()) {
+      state.unfinished_indexes.emplace_back(create->name, id);
+      continue;
+    }
     if (!create) return Status::Corruption("catalog record is not an index");
     auto t = tables.find(create->table);
     if (t == tables.end()) {

@@ -30,12 +30,18 @@ inline constexpr std::string_view kIndexPrefix =
     std::string_view("\0index\0", 7);
 inline constexpr std::string_view kStatsPrefix =
     std::string_view("\0stats\0", 7);
+// Present while CREATE INDEX backfills; its index is dropped on open.
+inline constexpr std::string_view kBuildingPrefix =
+    std::string_view("\0building\0", 10);
 // The on-disk format version this build reads and writes.
 inline constexpr std::string_view kFormatVersion = "1";
 
 struct CatalogState {
   std::map<std::string, std::shared_ptr<const TableSchema>> tables;
   std::map<std::string, std::string> index_table;  // index name -> table
+  // Indexes whose CREATE INDEX did not finish (a crash during backfill):
+  // not in `tables`; the database removes them when it opens.
+  std::vector<std::pair<std::string, int64_t>> unfinished_indexes;
   // ANALYZE statistics by table name (absent until ANALYZE runs).
   std::map<std::string, std::shared_ptr<const TableStats>> stats;
   int64_t next_id = 1;
@@ -65,6 +71,7 @@ void PutIndexRecord(const IndexSchema& index, WriteBatch* batch);
 void PutNextId(int64_t next_id, WriteBatch* batch);
 std::string TableRecordKey(const std::string& name);
 std::string IndexRecordKey(const std::string& name);
+std::string BuildingKey(const std::string& index);
 
 // Reads the catalog; initializes an empty database (format version, ICU
 // version). Refuses a database of another format version and any index whose

@@ -553,142 +553,6 @@ Result<int64_t> DatabaseImpl::RunWrite(const parser::Statement& stmt,
   return count;
 }
 
-Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
-                                    const parser::CreateTable& create) {
-  std::lock_guard<std::mutex> lock(write_mu_);
-  auto cat = catalog();
-  if (cat->tables.count(create.name)) {
-    if (create.if_not_exists) return Status::OK();
-    return Status::InvalidArgument("table " + create.name + " already exists");
-  }
-  LQ_ASSIGN_OR_RETURN(auto table,
-                      MakeTableSchema(create, cat->next_id, stmt.text));
-  auto next = std::make_shared<CatalogState>(*cat);
-  next->next_id++;
-  WriteBatch batch;
-  PutTableRecord(*table, &batch);
-  PutNextId(next->next_id, &batch);
-  LQ_RETURN_IF_ERROR(Commit(batch));
-  next->tables[table->name] = table;
-  SetCatalog(next);
-  return Status::OK();
-}
-
-Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
-                                    const parser::CreateIndex& create) {
-  std::lock_guard<std::mutex> lock(write_mu_);
-  auto cat = catalog();
-  if (cat->index_table.count(create.name)) {
-    if (create.if_not_exists) return Status::OK();
-    return Status::InvalidArgument("index " + create.name + " already exists");
-  }
-  const TableSchema* table = cat->FindTable(create.table);
-  if (!table) return Status::NotFound("no table " + create.table);
-  LQ_ASSIGN_OR_RETURN(auto index,
-                      MakeIndexSchema(create, *table, cat->next_id, stmt.text));
-  // Backfill from one snapshot; UNIQUE conflicts abort the whole statement.
-  ExecContext ctx = NewContext(nullptr);
-  WriteTxn txn(store_.get(), ctx.snapshot);
-  auto table_ptr = cat->tables.at(create.table);
-  auto scan = NewTableScan(&ctx, table_ptr);
-  Row row;
-  std::vector<rows::IndexEntry> entries;
-  std::string existing;
-  while (scan->Next(&row)) {
-    entries.clear();
-    rows::IndexEntriesForRow(*table, *index, row, &entries);
-    for (rows::IndexEntry& e : entries) {
-      if (e.unique_key && txn.Get(e.key, &existing).ok()) {
-        std::string vals;
-        for (size_t i = 0; i < index->columns.size(); ++i) {
-          if (i) vals += ", ";
-          vals += row[index->columns[i].column].ToSqlLiteral();
-        }
-        return Status::ConstraintError("UNIQUE index " + index->name +
-                                       ": duplicate key " + vals);
-      }
-      txn.Put(std::move(e.key), std::move(e.value));
-    }
-  }
-  LQ_RETURN_IF_ERROR(scan->status());
-  WriteBatch batch = txn.ToBatch();
-  PutIndexRecord(*index, &batch);
-  auto next = std::make_shared<CatalogState>(*cat);
-  next->next_id++;
-  PutNextId(next->next_id, &batch);
-  LQ_RETURN_IF_ERROR(Commit(batch));
-  auto new_table = std::make_shared<TableSchema>(*table);
-  new_table->indexes.push_back(index);
-  next->tables[table->name] = new_table;
-  next->index_table[index->name] = table->name;
-  SetCatalog(next);
-  return Status::OK();
-}
-
-Status DatabaseImpl::DeleteRange(const std::string& prefix, WriteBatch* batch) {
-  auto it = store_->NewIterator(nullptr);
-  for (it->Seek(prefix);
-       it->Valid() && it->key().substr(0, prefix.size()) == prefix;
-       it->Next()) {
-    batch->Delete(std::string(it->key()));
-  }
-  return it->status();
-}
-
-Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
-  std::lock_guard<std::mutex> lock(write_mu_);
-  auto cat = catalog();
-  const TableSchema* table = cat->FindTable(drop.name);
-  if (!table) {
-    if (drop.if_exists) return Status::OK();
-    return Status::NotFound("no table " + drop.name);
-  }
-  WriteBatch batch;
-  LQ_RETURN_IF_ERROR(DeleteRange(rows::IdPrefix(table->id), &batch));
-  auto next = std::make_shared<CatalogState>(*cat);
-  for (const auto& index : table->indexes) {
-    LQ_RETURN_IF_ERROR(DeleteRange(rows::IdPrefix(index->id), &batch));
-    batch.Delete(IndexRecordKey(index->name));
-    next->index_table.erase(index->name);
-  }
-  batch.Delete(TableRecordKey(table->name));
-  batch.Delete(StatsKey(table->name));
-  next->stats.erase(table->name);
-  LQ_RETURN_IF_ERROR(Commit(batch));
-  next_rowid_.erase(table->id);
-  next->tables.erase(drop.name);
-  SetCatalog(next);
-  return Status::OK();
-}
-
-Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
-  std::lock_guard<std::mutex> lock(write_mu_);
-  auto cat = catalog();
-  auto it = cat->index_table.find(drop.name);
-  if (it == cat->index_table.end()) {
-    if (drop.if_exists) return Status::OK();
-    return Status::NotFound("no index " + drop.name);
-  }
-  const TableSchema* table = cat->FindTable(it->second);
-  auto new_table = std::make_shared<TableSchema>(*table);
-  WriteBatch batch;
-  for (size_t i = 0; i < new_table->indexes.size(); ++i) {
-    if (new_table->indexes[i]->name == drop.name) {
-      LQ_RETURN_IF_ERROR(
-          DeleteRange(rows::IdPrefix(new_table->indexes[i]->id), &batch));
-      new_table->indexes.erase(new_table->indexes.begin() + i);
-      break;
-    }
-  }
-  batch.Delete(IndexRecordKey(drop.name));
-  LQ_RETURN_IF_ERROR(Commit(batch));
-  auto next = std::make_shared<CatalogState>(*cat);
-  next->tables[new_table->name] = new_table;
-  next->index_table.erase(drop.name);
-  SetCatalog(next);
-  return Status::OK();
-}
-
 Result<std::unique_ptr<Cursor>> DatabaseImpl::RunPragma(
     const parser::Pragma& pragma) {
   std::lock_guard<std::mutex> lock(settings_mu_);
@@ -789,6 +653,24 @@ Result<std::unique_ptr<Database>> OpenDatabaseOnStore(
     std::unique_ptr<KvStore> store, const Options& options) {
   LQ_ASSIGN_OR_RETURN(CatalogState catalog,
                       LoadCatalog(store.get(), options.read_only));
+  // Remove indexes whose CREATE INDEX was cut short (all or nothing).
+  if (!options.read_only) {
+    for (const auto& [name, id] : catalog.unfinished_indexes) {
+      WriteBatch batch;
+      const std::string prefix = rows::IdPrefix(id);
+      auto it = store->NewIterator(nullptr);
+      for (it->Seek(prefix);
+           it->Valid() && it->key().substr(0, prefix.size()) == prefix;
+           it->Next()) {
+        batch.Delete(std::string(it->key()));
+      }
+      LQ_RETURN_IF_ERROR(it->status());
+      batch.Delete(IndexRecordKey(name));
+      batch.Delete(BuildingKey(name));
+      LQ_RETURN_IF_ERROR(store->Write(batch, true));
+    }
+    catalog.unfinished_indexes.clear();
+  }
   return std::unique_ptr<Database>(std::make_unique<DatabaseImpl>(
       std::move(store), std::move(catalog), options));
 }

@@ -68,6 +68,10 @@ class DatabaseImpl : public Database {
                         const parser::CreateTable& create);
   Status RunCreateIndex(const parser::Statement& stmt,
                         const parser::CreateIndex& create);
+  // Writes the entries of a new index in batches of kBackfillBatch.
+  Status Backfill(const TableSchema& table, const IndexSchema& index,
+                  std::shared_ptr<const TableSchema> table_ptr);
+  static constexpr size_t kBackfillBatch = 10000;
   Status RunDropTable(const parser::DropTable& drop);
   Status RunDropIndex(const parser::DropIndex& drop);
   Result<int64_t> RunWrite(const parser::Statement& stmt, const Params& params);

@@ -311,5 +311,50 @@ TEST(EngineTest, AnalyzeStatisticsChangeEstimates) {
   EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t WHERE flag = 1"), "(200)");
 }
 
+TEST(EngineTest, CreateIndexBackfillsInBatchesAndUndoesAFailure) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+  std::string insert = "INSERT INTO t VALUES ";
+  for (int i = 0; i < 25000; ++i) {
+    if (i) insert += ", ";
+    insert += "(" + std::to_string(i) + ", " + std::to_string(i) + ")";
+  }
+  Exec(*db, insert);
+  Exec(*db, "INSERT INTO t VALUES (25000, 7)");  // v = 7 twice
+  // The duplicate is met after more than one batch has been written.
+  Status s = db->Execute("CREATE UNIQUE INDEX uv ON t (v)");
+  EXPECT_EQ(s.code(), Status::Code::kConstraintError) << s.ToString();
+  ExpectClean(*db);
+  EXPECT_EQ(db->Schema().size(), 1u);
+  Exec(*db, "CREATE INDEX by_v ON t (v)");
+  ExpectClean(*db);
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t WHERE v = 7"), "(2)");
+}
+
+TEST(EngineTest, AnUnfinishedIndexBuildIsRemovedOnOpen) {
+  TempDir dir;
+  {
+    auto db = Database::Open(dir.path());
+    ASSERT_TRUE(db.ok());
+    Exec(**db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+    Exec(**db, "INSERT INTO t VALUES (1, 10), (2, 20)");
+    Exec(**db, "CREATE INDEX by_v ON t (v)");
+  }
+  {
+    // Put the building marker back, as if the process died mid-backfill.
+    auto store = OpenLevelDbStore(dir.path(), Options());
+    ASSERT_TRUE(store.ok());
+    WriteBatch batch;
+    batch.Put(BuildingKey("by_v"), "");
+    ASSERT_TRUE((*store)->Write(batch, true).ok());
+  }
+  auto db = Database::Open(dir.path());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  EXPECT_EQ((*db)->Schema().size(), 1u);  // the table only
+  ExpectClean(**db);
+  Exec(**db, "CREATE INDEX by_v ON t (v)");
+  ExpectClean(**db);
+}
+
 }  // namespace
 }  // namespace levelql
