@@ -32,3 +32,11 @@ format:
 
 clean:
 	rm -rf $(BUILD)
+
+# make bench - levelql-bench at 1M rows against SQLite and raw LevelDB
+# (issue 7): prints the goal table, writes $(BUILD)/bench.json and, when
+# gnuplot or python3-matplotlib is installed, $(BUILD)/bench.png.
+BENCH_FLAGS ?= --rows 1000000 --json $(BUILD)/bench.json --plot $(BUILD)/bench.png
+bench: build
+	$(BUILD)/bench/levelql-bench $(BENCH_FLAGS)
+

@@ -35,8 +35,9 @@ struct Interval {
   }
   std::string Label() const {
     if (IsPoint()) return lo.label;
+    // The NULL-excluding bound of a comparison has no label.
     std::string s = lo.unbounded ? "" : lo.label;
-    if (!hi.unbounded && hi.label != lo.label) {
+    if (!hi.unbounded && !hi.label.empty() && hi.label != lo.label) {
       s += (s.empty() ? "" : " AND ") + hi.label;
     }
     return s;

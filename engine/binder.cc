@@ -49,15 +49,8 @@ Result<std::shared_ptr<const TableSchema>> Binder::FindTable(
 }
 
 Result<int> Binder::ParamSlot(const Expr& e) {
-  if (!e.name.empty()) {
-    for (size_t i = 0; i < params_.names.size(); ++i) {
-      if (params_.names[i] == e.name) return static_cast<int>(i);
-    }
-    int slot = params_.count++;
-    params_.names.resize(params_.count);
-    params_.names[slot] = e.name;
-    return slot;
-  }
+  // The parser numbers every parameter: ?NNN as written, ? and the first
+  // use of each :name as the next number (SQLite's rule).
   if (e.param_index < 1 || e.param_index > 32766) {
     return Status::InvalidArgument(Where(e.pos) + "parameter number " +
                                    std::to_string(e.param_index) +
@@ -68,6 +61,7 @@ Result<int> Binder::ParamSlot(const Expr& e) {
     params_.count = slot + 1;
     params_.names.resize(params_.count);
   }
+  if (!e.name.empty()) params_.names[slot] = e.name;
   return slot;
 }
 
@@ -84,8 +78,8 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
   // Comparisons use the left operand's collation, else the right's.
   auto pick_collation = [&]() {
     for (const auto& a : out->args) {
-      if (a->collation) {
-        out->collation = a->collation;
+      if (const Collation* c = CarriedCollation(*a)) {
+        out->collation = c;
         return;
       }
     }
@@ -157,8 +151,8 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       out->kind = BoundExpr::Kind::kLike;
       out->negated = e.negated;
       LQ_RETURN_IF_ERROR(bind_args());
-      out->collation =
-          out->args[0]->collation ? out->args[0]->collation : BinaryCollation();
+      out->collation = CarriedCollation(*out->args[0]);
+      if (!out->collation) out->collation = BinaryCollation();
       return out;
     case ExprKind::kFunction:
       return BindFunction(e, scope);
@@ -171,9 +165,6 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       out->type = e.cast_type.type;
       out->affinity = AffinityOf(e.cast_type.type);
       LQ_RETURN_IF_ERROR(bind_args());
-      if (out->type == Type::kText) {
-        out->collation = out->args[0]->collation;
-      }
       return out;
     case ExprKind::kArray:
       out->kind = BoundExpr::Kind::kArray;
@@ -222,7 +213,7 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
       Result<BoundExprPtr> arg = Bind(*e.args[0], scope);
       scope.inside_aggregate = false;
       if (!arg.ok()) return arg.status();
-      spec.collation = (*arg)->collation;
+      spec.collation = CarriedCollation(**arg);
       spec.arg = std::move(arg).value();
     }
     auto out = std::make_unique<BoundExpr>();
@@ -236,7 +227,6 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
       out->type = Type::kReal;
     } else if (spec.kind != AggregateKind::kSum) {
       out->type = spec.arg->type;
-      out->collation = spec.collation;
     }
     scope.aggregates->push_back(std::move(spec));
     return out;
@@ -279,7 +269,11 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
     LQ_ASSIGN_OR_RETURN(BoundExprPtr b, Bind(*a, scope));
     out->args.push_back(std::move(b));
   }
-  out->collation = out->args[0]->collation;
+  // The collation nullif() compares with; the result carries none.
+  out->collation = CarriedCollation(*out->args[0]);
+  if (!out->collation && out->args.size() > 1) {
+    out->collation = CarriedCollation(*out->args[1]);
+  }
   if (!out->collation) out->collation = BinaryCollation();
   return out;
 }
@@ -333,7 +327,7 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
             std::to_string(out.outputs.size()) + " columns");
       }
       order.output = static_cast<int>(k - 1);
-      order.collation = out.outputs[order.output]->collation;
+      order.collation = CarriedCollation(*out.outputs[order.output]);
     } else {
       // An alias of the select list wins over a table column.
       int alias_match = -1;
@@ -356,11 +350,11 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
           }
         }
         order.output = pos;
-        order.collation = out.outputs[pos]->collation;
+        order.collation = CarriedCollation(*out.outputs[pos]);
       } else {
         scope.context = "in ORDER BY";
         LQ_ASSIGN_OR_RETURN(order.expr, Bind(e, scope));
-        order.collation = order.expr->collation;
+        order.collation = CarriedCollation(*order.expr);
       }
     }
     out.order_by.push_back(std::move(order));

@@ -135,8 +135,12 @@ class PreparedStatement : public levelql::Statement {
     return db_->Resume(stmt_, token, params);
   }
   int parameter_count() const override {
-    // Binding reports the slots; count them on a throwaway bind.
-    return -1;
+    Result<ParamSlots> slots = db_->Slots(stmt_);
+    return slots.ok() ? slots->count : 0;
+  }
+  std::vector<std::string> parameter_names() const override {
+    Result<ParamSlots> slots = db_->Slots(stmt_);
+    return slots.ok() ? slots->names : std::vector<std::string>{};
   }
 
  private:
@@ -187,7 +191,29 @@ DatabaseImpl::DatabaseImpl(std::unique_ptr<KvStore> store, CatalogState catalog,
                            const Options& options)
     : store_(std::move(store)),
       options_(options),
-      catalog_(std::make_shared<const CatalogState>(std::move(catalog))) {}
+      catalog_(std::make_shared<const CatalogState>(std::move(catalog))) {
+  settings_.statement_timeout_ms = options.statement_timeout_ms;
+}
+
+Result<ParamSlots> DatabaseImpl::Slots(const parser::Statement& stmt) {
+  Binder binder(catalog());
+  const parser::Statement* s = &stmt;
+  if (auto* e = std::get_if<parser::Explain>(&stmt.node)) {
+    s = e->statement.get();
+  }
+  Status status;
+  if (auto* x = std::get_if<parser::Select>(&s->node)) {
+    status = binder.BindSelect(*x).status();
+  } else if (auto* x = std::get_if<parser::Insert>(&s->node)) {
+    status = binder.BindInsert(*x).status();
+  } else if (auto* x = std::get_if<parser::Update>(&s->node)) {
+    status = binder.BindUpdate(*x).status();
+  } else if (auto* x = std::get_if<parser::Delete>(&s->node)) {
+    status = binder.BindDelete(*x).status();
+  }
+  LQ_RETURN_IF_ERROR(status);
+  return binder.params();
+}
 
 std::shared_ptr<const CatalogState> DatabaseImpl::catalog() const {
   std::lock_guard<std::mutex> lock(catalog_mu_);
@@ -226,6 +252,10 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params) {
   {
     std::lock_guard<std::mutex> lock(settings_mu_);
     ctx.sort_memory_bytes = settings_.sort_memory_bytes;
+    if (settings_.statement_timeout_ms > 0) {
+      ctx.deadline_ns =
+          ExecContext::NowNanos() + settings_.statement_timeout_ms * 1000000;
+    }
   }
   std::shared_ptr<const CatalogState> cat = catalog();
   ctx.stats = [cat](const TableSchema& t) -> const TableStats* {
@@ -578,8 +608,22 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunPragma(
         std::vector<std::string>{"sort_memory_bytes"},
         std::vector<Row>{{Value::Int(settings_.sort_memory_bytes)}}));
   }
-  return Status::NotSupported("PRAGMA " + pragma.name +
-                              " (known: disable_rules, sort_memory_bytes)");
+  if (pragma.name == "statement_timeout_ms") {
+    if (pragma.value) {
+      if (pragma.value->type() != Type::kInteger ||
+          pragma.value->int_value() < 0) {
+        return Status::InvalidArgument(
+            "PRAGMA statement_timeout_ms takes an integer >= 0 (0: none)");
+      }
+      settings_.statement_timeout_ms = pragma.value->int_value();
+    }
+    return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
+        std::vector<std::string>{"statement_timeout_ms"},
+        std::vector<Row>{{Value::Int(settings_.statement_timeout_ms)}}));
+  }
+  return Status::NotSupported(
+      "PRAGMA " + pragma.name +
+      " (known: disable_rules, sort_memory_bytes, statement_timeout_ms)");
 }
 
 Status DatabaseImpl::RunAnalyze(const parser::Analyze& analyze) {

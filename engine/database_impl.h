@@ -24,6 +24,7 @@ namespace levelql {
 struct Settings {
   RuleSet rules;  // PRAGMA disable_rules
   int64_t sort_memory_bytes = 64 << 20;
+  int64_t statement_timeout_ms = 0;  // 0: none
 };
 
 class DatabaseImpl : public Database {
@@ -54,6 +55,8 @@ class DatabaseImpl : public Database {
                                          const Params& params);
 
   std::shared_ptr<const CatalogState> catalog() const;
+  // The parameter slots of a statement (binds it against the catalog).
+  Result<ParamSlots> Slots(const parser::Statement& stmt);
 
  private:
   enum class Mode { kRun, kExplain, kExplainAnalyze };

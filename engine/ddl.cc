@@ -18,6 +18,29 @@ Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
   next->next_id++;
   WriteBatch batch;
   PutTableRecord(*table, &batch);
+  // A column-level UNIQUE is a UNIQUE index of its own (SQLite's
+  // autoindex), created with the table in the same batch.
+  for (const parser::ColumnDef& def : create.columns) {
+    if (!def.unique || def.primary_key) continue;
+    std::string name = create.name + "_" + def.name + "_unique";
+    while (next->index_table.count(name)) name += "_";
+    parser::CreateIndex ci;
+    ci.name = name;
+    ci.table = create.name;
+    ci.unique = true;
+    parser::IndexColumn col;
+    col.name = def.name;
+    col.pos = def.pos;
+    ci.columns.push_back(col);
+    std::string sql = "CREATE UNIQUE INDEX " + parser::QuoteIdentifier(name) +
+                      " ON " + parser::QuoteIdentifier(create.name) + " (" +
+                      parser::QuoteIdentifier(def.name) + ")";
+    LQ_ASSIGN_OR_RETURN(auto index,
+                        MakeIndexSchema(ci, *table, next->next_id++, sql));
+    PutIndexRecord(*index, &batch);
+    table->indexes.push_back(index);
+    next->index_table[name] = table->name;
+  }
   PutNextId(next->next_id, &batch);
   LQ_RETURN_IF_ERROR(Commit(batch));
   next->tables[table->name] = table;

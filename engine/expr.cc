@@ -339,6 +339,20 @@ Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx) {
   return t.value_or(false);
 }
 
+const Collation* CarriedCollation(const BoundExpr& e) {
+  switch (e.kind) {
+    case BoundExpr::Kind::kColumn:
+      return e.collation;
+    case BoundExpr::Kind::kCast:
+      return CarriedCollation(*e.args[0]);
+    case BoundExpr::Kind::kUnary:
+      return e.unary_op == parser::UnaryOp::kPlus ? CarriedCollation(*e.args[0])
+                                                  : nullptr;
+    default:
+      return nullptr;
+  }
+}
+
 BoundExprPtr MakeConst(Value v) {
   auto e = std::make_unique<BoundExpr>();
   e->kind = BoundExpr::Kind::kConst;

@@ -91,6 +91,12 @@ Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx);
 std::string ExprToString(const BoundExpr& expr,
                          const std::vector<std::string>& columns);
 
+// The collation an expression's value carries into a comparison, ORDER BY
+// or DISTINCT (SQLite's rule): a column's, kept through CAST and unary +;
+// every other expression carries none. (BoundExpr::collation is the one a
+// node itself compares with.)
+const Collation* CarriedCollation(const BoundExpr& e);
+
 BoundExprPtr MakeConst(Value v);
 BoundExprPtr CloneExpr(const BoundExpr& expr);
 

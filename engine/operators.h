@@ -9,6 +9,7 @@
 #define LEVELQL_ENGINE_OPERATORS_H_
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -41,8 +42,18 @@ struct ExecContext {
   // ANALYZE statistics of a table, or null; for the planner's estimates.
   std::function<const TableStats*(const TableSchema&)> stats;
 
+  // Steady-clock time after which the statement stops (0: none).
+  int64_t deadline_ns = 0;
+
+  // Checked every 1024 keys by scans.
   bool interrupted() const {
-    return interrupt_epoch && interrupt_epoch->load() != start_epoch;
+    if (interrupt_epoch && interrupt_epoch->load() != start_epoch) return true;
+    return deadline_ns != 0 && NowNanos() > deadline_ns;
+  }
+  static int64_t NowNanos() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
   }
 };
 

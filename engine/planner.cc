@@ -602,7 +602,10 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
   bool ordered = false, filtered = false;
   // OFFSET counted on keys needs rows that arrive in their final order and
   // are all kept (no filter, no sort, no distinct).
-  int64_t skip = (streams && resume == nullptr) ? offset : 0;
+  // (An ORDER BY over expressions always sorts, so it cannot skip.)
+  const bool sortable_by_index = !has_order || order.has_value();
+  int64_t skip =
+      (streams && resume == nullptr && sortable_by_index) ? offset : 0;
   std::unique_ptr<PlanNode> root =
       AccessRows(planner, select->where.get(), select->column_names,
                  has_order ? wanted : &no_order, limit_hint, &needed, skip,
@@ -697,7 +700,8 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
   if (select->distinct) {
     auto d = Wrap(Kind::kDistinct, "", std::move(root));
     d->width = select->outputs.size();
-    for (const auto& e : select->outputs) d->collations.push_back(e->collation);
+    for (const auto& e : select->outputs)
+      d->collations.push_back(CarriedCollation(*e));
     root = std::move(d);
   }
   if (sorting && resume && resume->kind == ResumePoint::Kind::kSortKey) {

@@ -120,6 +120,27 @@ int64_t DoubleToInt64(double d) {
   return static_cast<int64_t>(d);
 }
 
+// Leading blanks, a sign and digits; 0 when there are none.
+int64_t IntegerPrefix(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && IsSpace(s[i])) ++i;
+  bool negative = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+  uint64_t magnitude = 0;
+  bool overflow = false;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+    if (magnitude > (UINT64_MAX - 9) / 10) {
+      overflow = true;
+    } else {
+      magnitude = magnitude * 10 + static_cast<uint64_t>(s[i] - '0');
+    }
+  }
+  const uint64_t max = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
+  if (overflow || magnitude > max) magnitude = max;
+  return negative ? static_cast<int64_t>(0 - magnitude)
+                  : static_cast<int64_t>(magnitude);
+}
+
 int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
   y -= m <= 2;
   const int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -381,11 +402,9 @@ Result<Value> CastValue(const Value& v, Type type) {
         return Value::Int(DoubleToInt64(v.real_value()));
       }
       if (v.is_int_like()) return Value::Int(v.int_value());
-      // Text: integer prefix only (CAST('12.7' AS INTEGER) is 12).
-      Value n = ToNumeric(v);
-      if (n.type() == Type::kReal)
-        return Value::Int(DoubleToInt64(n.real_value()));
-      return n;
+      // Text: the longest integer prefix, as SQLite ('12.7' and '1e3' give
+      // 12 and 1); beyond int64 it saturates.
+      return Value::Int(IntegerPrefix(v.text()));
     }
     case Type::kReal: {
       Value n = ToNumeric(v);

@@ -1,4 +1,5 @@
 -- The story tables of DESIGN.md, loaded by `make run` into demo.db.
+-- examples/<story>/ shows each story as a program and as a REPL script.
 
 -- 1. Newest-first paging: the row key is <userid><stamp descending><actionid>.
 CREATE TABLE actions (
@@ -48,22 +49,29 @@ INSERT INTO measurements VALUES
   (2, -1, -0.0, '1970-01-01'), (3, 0, 0.0, '2012-09-01 12:30:00.5'),
   (4, 1, 5e-324, '2038-01-19 03:14:08Z'), (5, 9223372036854775807, 1e300, '2262-04-11');
 
--- 5. Strings as people search them.
-CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT);
-CREATE INDEX words_nocase ON words (word COLLATE nocase);
-CREATE INDEX words_search ON words (word COLLATE search);
-CREATE INDEX words_sv ON words (word COLLATE "icu:sv");
-INSERT INTO words VALUES
-  (1, 'Straße'), (2, 'STRASSE'), (3, 'Café'), (4, 'cafe'), (5, 'Öl'),
-  (6, 'olja'), (7, 'zebra'), (8, 'ångström'), (9, 'äpple'), (10, 'Ärlig');
+-- 5. Strings as people search them. A column's collation decides equality,
+--    order and LIKE, and the indexes on it are built with it
+--    (examples/multilingual has more).
+CREATE TABLE streets (id INTEGER PRIMARY KEY, name TEXT COLLATE nocase);
+CREATE INDEX streets_by_name ON streets (name);
+INSERT INTO streets VALUES (1, 'Straße'), (2, 'STRASSE'), (3, 'Strandweg'),
+  (4, 'Hauptstraße'), (5, 'ﬁschergasse');
+CREATE TABLE menu (id INTEGER PRIMARY KEY, item TEXT COLLATE search);
+CREATE INDEX menu_by_item ON menu (item);
+INSERT INTO menu VALUES (1, 'Café au lait'), (2, 'cafe latte'), (3, 'CAFÉ NOIR'),
+  (4, 'Crème brûlée'), (5, 'Cacao'), (6, 'Öl');
+CREATE TABLE ordlista (word TEXT COLLATE "icu:sv" PRIMARY KEY);
+INSERT INTO ordlista VALUES ('zebra'), ('ångström'), ('äpple'), ('Ärlig'),
+  ('öl'), ('olja'), ('apa'), ('Apa');
 
 -- 6. "Next interesting record" and autocomplete.
 CREATE TABLE blocks (upper TEXT PRIMARY KEY, lower TEXT, owner TEXT);
 INSERT INTO blocks VALUES
   ('10.00.00.ff', '10.00.00.00', 'alpha'), ('50.60.a1.0f', '50.60.a1.00', 'beta'),
   ('50.60.a1.ff', '50.60.a1.10', 'gamma'), ('c0.a8.00.ff', 'c0.a8.00.00', 'delta');
-CREATE TABLE titles (id INTEGER PRIMARY KEY, title TEXT, rank INTEGER);
-CREATE INDEX titles_by_title ON titles (title COLLATE nocase);
+CREATE TABLE titles (id INTEGER PRIMARY KEY, title TEXT COLLATE nocase, rank INTEGER);
+CREATE INDEX titles_by_title ON titles (title);
 INSERT INTO titles VALUES
   (1, 'Chicago', 90), (2, 'chinese food', 75), (3, 'Chile', 80),
-  (4, 'chips', 60), (5, 'China', 99), (6, 'Chess', 70);
+  (4, 'chips', 60), (5, 'China', 99), (6, 'Chess', 70),
+  (7, 'Chihuahua', 85), (8, 'Cheese', 95);

@@ -79,9 +79,8 @@ struct Expr {
   std::string name;       // kColumn name, kFunction name (lower case),
                           // kParam ":name" name without the colon
   std::string qualifier;  // kColumn: table or alias, may be empty
-  int param_index = 0;    // kParam: NNN for ?NNN; a plain ? gets one more
-                          // than the largest number so far (SQLite's rule);
-                          // 0 for :name
+  int param_index = 0;    // kParam: NNN for ?NNN; a plain ? and the first
+                          // use of a :name get the next number (SQLite)
   UnaryOp unary_op = UnaryOp::kPlus;
   BinaryOp binary_op = BinaryOp::kAdd;
   bool negated = false;   // NOT BETWEEN / NOT IN / IS NOT NULL / NOT LIKE

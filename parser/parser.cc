@@ -186,7 +186,9 @@ struct ParseState {
   const ParseOptions& options;
   uintptr_t stack_floor;  // see StackFloor
   int depth = 0;          // brackets open around the current position
-  int max_param = 0;      // largest ?NNN so far, for the next plain ?
+  int max_param = 0;      // largest parameter number so far
+  // :name -> its number: the next number at its first use (SQLite's rule).
+  std::vector<std::pair<std::string, int>> named_params;
   Statement result;
   Position Pos(Iter p) const { return map.At(p); }
 };
@@ -555,6 +557,13 @@ struct param_parser : token_base<param_parser, PExpr> {
     if (*p == ':') {
       if (q == p + 1) return false;
       v.e->name.assign(p + 1, q);
+      for (const auto& [name, n] : st.named_params) {
+        if (name == v.e->name) v.e->param_index = n;
+      }
+      if (v.e->param_index == 0) {
+        v.e->param_index = ++st.max_param;
+        st.named_params.emplace_back(v.e->name, v.e->param_index);
+      }
     } else if (q == p + 1) {
       v.e->param_index = ++st.max_param;
     } else {
@@ -1529,7 +1538,7 @@ Result<Statement> ParsePiece(const SourceMap& map, Piece piece,
                                  " bytes; the limit is " +
                                  std::to_string(options.max_statement_length));
   }
-  ParseState st{map, options, StackFloor(), 0, 0, Statement{}};
+  ParseState st{map, options, StackFloor(), 0, 0, {}, Statement{}};
   Iter first = piece.begin;
   try {
     x3::phrase_parse(

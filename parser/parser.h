@@ -44,6 +44,9 @@ std::string ToSql(const Expr& expr);
 // cannot be a bare identifier or alias and must be "quoted" to be used as one.
 bool IsReservedWord(std::string_view word);
 
+// `name` as SQL: bare when it parses back to itself, else "double-quoted".
+std::string QuoteIdentifier(const std::string& name);
+
 }  // namespace levelql::parser
 
 #endif  // LEVELQL_PARSER_PARSER_H_

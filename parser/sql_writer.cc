@@ -503,4 +503,10 @@ std::string ToSql(const Statement& statement) {
   return out;
 }
 
+std::string QuoteIdentifier(const std::string& name) {
+  std::string out;
+  WriteName(name, &out);
+  return out;
+}
+
 }  // namespace levelql::parser

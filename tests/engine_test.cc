@@ -61,7 +61,7 @@ TEST(EngineTest, SecondaryIndexesAreMaintainedByEveryWrite) {
 
 TEST(EngineTest, UniqueViolationInMultiRowInsertStoresNothing) {
   auto db = OpenMemory();
-  Exec(*db, "CREATE TABLE u (id INTEGER PRIMARY KEY, email TEXT UNIQUE)");
+  Exec(*db, "CREATE TABLE u (id INTEGER PRIMARY KEY, email TEXT)");
   Exec(*db, "CREATE UNIQUE INDEX by_email ON u (email)");
   Exec(*db, "INSERT INTO u VALUES (1, 'x@y.z')");
   Status s = db->Execute(
@@ -354,6 +354,49 @@ TEST(EngineTest, AnUnfinishedIndexBuildIsRemovedOnOpen) {
   ExpectClean(**db);
   Exec(**db, "CREATE INDEX by_v ON t (v)");
   ExpectClean(**db);
+}
+
+TEST(EngineTest, StatementTimeoutStopsALongQuery) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+  std::string insert = "INSERT INTO t VALUES ";
+  for (int i = 0; i < 20000; ++i) {
+    if (i) insert += ", ";
+    insert += "(" + std::to_string(i) + ", " + std::to_string(i % 97) + ")";
+  }
+  Exec(*db, insert);
+  Exec(*db, "PRAGMA statement_timeout_ms = 1");
+  // A scan of 20,000 rows per outer step: far longer than 1 ms in all.
+  Status s;
+  for (int i = 0; i < 200 && s.ok(); ++i) {
+    s = db->Execute("SELECT count(*) FROM t WHERE v * 3 + 1 > 0");
+  }
+  EXPECT_EQ(s.code(), Status::Code::kInterrupted) << s.ToString();
+  Exec(*db, "PRAGMA statement_timeout_ms = 0");
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t"), "(20000)");
+  ExpectClean(*db);
+}
+
+TEST(EngineTest, PreparedStatementsCountTheirParameters) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (a INTEGER, b TEXT)");
+  auto stmt =
+      db->Prepare("SELECT a FROM t WHERE a = ? AND b = :name OR a = ?3");
+  ASSERT_TRUE(stmt.ok());
+  EXPECT_EQ((*stmt)->parameter_count(), 3);  // ?1, :name as ?2, ?3
+  std::vector<std::string> names = (*stmt)->parameter_names();
+  ASSERT_EQ(names.size(), 3u);
+  EXPECT_EQ(names[1], "name");
+}
+
+TEST(EngineTest, APlainParameterAfterANamedOneGetsItsOwnSlot) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (a INTEGER)");
+  Exec(*db, "INSERT INTO t VALUES (1)");
+  Params p;
+  p.named["x"] = Value::Int(5);
+  p.positional = {Value::Null(), Value::Int(7)};  // ?1 is :x, bound by name
+  EXPECT_EQ(QueryText(*db, "SELECT :x, ?, :x FROM t", p), "(5, 7, 5)");
 }
 
 }  // namespace

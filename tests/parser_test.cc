@@ -263,7 +263,7 @@ TEST(ParserLiterals, ParametersAreNumberedAsInSqlite) {
   for (const SelectItem& item : std::get<Select>(s.node).items) {
     got += Tree(*item.expr) + " ";
   }
-  EXPECT_EQ(got, "?1 ?5 ?6 :name ?2 ?7 ");
+  EXPECT_EQ(got, "?1 ?5 ?6 :name ?2 ?8 ");
   EXPECT_EQ(ErrorLine("SELECT ?0 FROM t"),
             "SyntaxError at 1:8: expected parameter number between 1 and "
             "32766 near \"?0\"");

@@ -98,6 +98,7 @@ class FakeDatabase : public Database {
   }
   void Interrupt() override {}
   std::vector<std::string> TableNames() override { return {}; }
+  std::vector<SchemaEntry> Schema() override { return {}; }
 };
 
 Row Ints(std::initializer_list<int64_t> values) {

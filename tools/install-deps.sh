@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config ccache
   libleveldb-dev libsnappy-dev libicu-dev libboost-dev libgtest-dev
   libsqlite3-dev libedit-dev
-  clang libclang-rt-14-dev tmux
+  clang libclang-rt-14-dev tmux gnuplot-nox
 )
 
 missing=()

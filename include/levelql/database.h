@@ -34,6 +34,9 @@ struct Options {
   size_t block_cache_bytes = 8 << 20;
   int bloom_bits_per_key = 10;  // 0 disables the bloom filter
   bool compression = true;      // snappy, when LevelDB has it
+  // A statement running longer stops with Status::Interrupted (0: no
+  // limit). PRAGMA statement_timeout_ms changes it for the connection.
+  int64_t statement_timeout_ms = 0;
 };
 
 // Values bound to a statement's parameters. `?` and `?NNN` are positional and
@@ -88,8 +91,11 @@ class Statement {
   // Resumes the query after the row a ContinuationToken was taken at.
   virtual Result<std::unique_ptr<Cursor>> Resume(const std::string& token,
                                                  const Params& params = {}) = 0;
-  // Number of the highest parameter; named parameters count too.
+  // Number of parameter slots: the highest ?NNN, plus one per distinct
+  // :name (named parameters take the slots after the positional ones).
   virtual int parameter_count() const = 0;
+  // The name of each slot (without the colon), "" for positional ones.
+  virtual std::vector<std::string> parameter_names() const = 0;
 };
 
 class Database {

@@ -1,0 +1,382 @@
+// W2-W7: the query workloads. Each draws its parameters from its own
+// fixed-seed generator (so --workloads does not change them), prints and
+// checks its plans, checks that every store returns the same rows, then
+// times each store.
+#include <algorithm>
+#include <iostream>
+
+#include "bench/bench.h"
+
+namespace levelql::bench {
+
+namespace {
+
+Rng ParamsFor(const DataSpec& spec, const std::string& workload) {
+  return Rng(spec.seed ^ Fnv64(workload));
+}
+
+// The number of query parameter sets: fewer for heavy queries.
+size_t Queries(bool check_only, size_t timed, size_t checked) {
+  return check_only ? checked : timed;
+}
+
+}  // namespace
+
+void Bench::RunW2() {
+  const std::string sql =
+      "SELECT name FROM actions WHERE userid = ? ORDER BY stamp DESC "
+      "LIMIT 10 OFFSET 20";
+  Rng rng = ParamsFor(spec_, "W2");
+  std::vector<ParamList> params;
+  for (size_t i = 0; i < Queries(options_.check_only, 200, 50); ++i) {
+    params.push_back({static_cast<int64_t>(1 + rng.Uniform(spec_.users))});
+  }
+  for (bool include : {false, true}) {
+    std::string w = include ? "W2b" : "W2";
+    if (include) {
+      SwitchIndex("by_user", "by_user_name",
+                  "CREATE INDEX by_user_name ON actions (userid, stamp DESC) "
+                  "INCLUDE (name)",
+                  "CREATE INDEX by_user_name ON actions (userid, stamp DESC, "
+                  "name)");
+    } else {
+      SwitchIndex("by_user_name", "by_user", kCreateIndexes[0],
+                  kCreateIndexes[0]);
+    }
+    RecordPlan(
+        w, sql, params[0],
+        include ? "by_user_name,IndexOnly,!Sort,!TopK" : "by_user,!Sort,!TopK");
+    auto lq = lq_->Prepare(sql);
+    auto sq = sq_->Prepare(sql);
+    CheckResults(w, *lq, *sq, params, /*ordered=*/true);
+    auto t =
+        TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params)});
+    double a = t[0], b = t[1];
+    if (include) {
+      AddLatency(w, "page 3 of a user, INCLUDE (name)", a, b, 0.5).note =
+          "levelql (userid, stamp DESC) INCLUDE (name) vs SQLite's covering "
+          "(userid, stamp DESC, name)";
+    } else {
+      AddLatency(w, "userid = ? ORDER BY stamp DESC LIMIT 10 OFFSET 20", a, b,
+                 1.0);
+    }
+  }
+}
+
+void Bench::RunW3() {
+  const std::string sql =
+      "SELECT id, name FROM actions WHERE category = ? AND country = ?";
+  Rng rng = ParamsFor(spec_, "W3");
+  std::vector<ParamList> params;
+  for (size_t i = 0; i < Queries(options_.check_only, 50, 20); ++i) {
+    params.push_back(
+        {CategoryName(static_cast<int>(rng.Uniform(spec_.categories))),
+         CountryName(static_cast<int>(rng.Uniform(spec_.countries)))});
+  }
+  RecordPlan("W3", sql, params[0], "Intersect,by_category,by_country");
+  auto lq = lq_->Prepare(sql);
+  auto sq = sq_->Prepare(sql);
+  auto raw_and = [&](RawStore::Merge how) {
+    return [this, how](const ParamList& p, RowConsumer* rows) {
+      uint64_t sink = 0;
+      raw_->And(std::get<std::string>(p[0]), std::get<std::string>(p[1]), how,
+                rows, &sink);
+    };
+  };
+  CheckResults("W3", *lq, *sq, params, false,
+               raw_and(RawStore::Merge::kLeapfrog));
+  bool ok = LastCheckOk();
+  auto linear = raw_and(RawStore::Merge::kLinear);
+  auto leapfrog = raw_and(RawStore::Merge::kLeapfrog);
+  auto t =
+      TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params),
+                                   [&] {
+                                     for (const ParamList& p : params)
+                                       linear(p, nullptr);
+                                   },
+                                   [&] {
+                                     for (const ParamList& p : params) {
+                                       leapfrog(p, nullptr);
+                                     }
+                                   }});
+  double a = t[0], b = t[1];
+  double raw_times[2] = {t[2], t[3]};
+  double raw = std::min(raw_times[0], raw_times[1]);
+  const char* what = "category = ? AND country = ? (~100 rows)";
+  AddLatency("W3", what, a, b, 0.5).raw = raw;
+  Outcome o = outcomes_.back();
+  o.what = "the same vs a raw LevelDB merge";
+  o.sqlite_text.clear();
+  o.raw_text = FormatSeconds(raw);
+  o.ratio = a / raw;
+  o.goal = "<= 1.5x raw";
+  o.goal_value = 1.5;
+  o.note = "raw: best of a linear merge (" + FormatSeconds(raw_times[0]) +
+           ") and a leapfrog merge with Seek (" + FormatSeconds(raw_times[1]) +
+           "), plus a Get of each matching row";
+  o.met = !ok                   ? Outcome::Met::kWrongResults
+          : std::isnan(o.ratio) ? Outcome::Met::kNotApplicable
+          : o.ratio <= 1.5      ? Outcome::Met::kYes
+                                : Outcome::Met::kNo;
+  outcomes_.push_back(o);
+}
+
+void Bench::RunW4() {
+  const std::string sql =
+      "SELECT id, name FROM actions WHERE category = ? OR country = ?";
+  Rng rng = ParamsFor(spec_, "W4");
+  std::vector<ParamList> params;
+  for (size_t i = 0; i < Queries(options_.check_only, 20, 10); ++i) {
+    params.push_back(
+        {CategoryName(static_cast<int>(rng.Uniform(spec_.categories))),
+         CountryName(static_cast<int>(rng.Uniform(spec_.countries)))});
+  }
+  RecordPlan("W4", sql, params[0], "Union,by_category,by_country");
+  auto lq = lq_->Prepare(sql);
+  auto sq = sq_->Prepare(sql);
+  auto raw_or = [this](const ParamList& p, RowConsumer* rows) {
+    uint64_t sink = 0;
+    raw_->Or(std::get<std::string>(p[0]), std::get<std::string>(p[1]), rows,
+             &sink);
+  };
+  CheckResults("W4", *lq, *sq, params, false, raw_or);
+  bool ok = LastCheckOk();
+  auto t = TimePerQuery(params.size(),
+                        {RunAll(*lq, params), RunAll(*sq, params), [&] {
+                           for (const ParamList& p : params) raw_or(p, nullptr);
+                         }});
+  double a = t[0], b = t[1], raw = t[2];
+  AddLatency("W4", "category = ? OR country = ? (~25,000 rows)", a, b, 1.0)
+      .raw = raw;
+  Outcome o = outcomes_.back();
+  o.what = "the same vs a raw LevelDB merge";
+  o.sqlite_text.clear();
+  o.raw_text = FormatSeconds(raw);
+  o.ratio = a / raw;
+  o.goal = "<= 1.5x raw";
+  o.goal_value = 1.5;
+  o.note = "raw: merge union of the two ranges, plus a Get of each row";
+  o.met = !ok                   ? Outcome::Met::kWrongResults
+          : std::isnan(o.ratio) ? Outcome::Met::kNotApplicable
+          : o.ratio <= 1.5      ? Outcome::Met::kYes
+                                : Outcome::Met::kNo;
+  outcomes_.push_back(o);
+}
+
+void Bench::RunW5() {
+  const std::string sql = "SELECT id, name FROM actions WHERE name LIKE ?";
+  Rng rng = ParamsFor(spec_, "W5");
+  std::vector<ParamList> params;
+  for (size_t i = 0; i < Queries(options_.check_only, 100, 50); ++i) {
+    std::string pattern;
+    for (int k = 0; k < 3; ++k) {
+      char c = static_cast<char>('a' + rng.Uniform(26));
+      if (rng.Uniform(3) == 0) c = static_cast<char>(c - 32);  // any case
+      pattern += c;
+    }
+    params.push_back({pattern + "%"});
+  }
+  // W5b (not in the issue): what closes the gap. levelql's nocase index
+  // holds the folded name, so returning the name needs the row; INCLUDE
+  // (name) keeps the original text in the entry. SQLite's index on name is
+  // covering already (a NOCASE index stores the original text); it gets
+  // the same index under the new name.
+  for (bool include : {false, true}) {
+    std::string w = include ? "W5b" : "W5";
+    if (include) {
+      SwitchIndex("by_name", "by_name_name",
+                  "CREATE INDEX by_name_name ON actions (name COLLATE nocase) "
+                  "INCLUDE (name)",
+                  "CREATE INDEX by_name_name ON actions (name COLLATE nocase)");
+    } else {
+      SwitchIndex("by_name_name", "by_name", kCreateIndexes[3],
+                  kCreateIndexes[3]);
+    }
+    RecordPlan(w, sql, params[0],
+               include ? "by_name_name,IndexOnly" : "by_name,!TableScan");
+    auto lq = lq_->Prepare(sql);
+    auto sq = sq_->Prepare(sql);
+    CheckResults(w, *lq, *sq, params, false);
+    auto t =
+        TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params)});
+    if (include) {
+      AddLatency(w, "the same with INCLUDE (name) (extra)", t[0], t[1], 1.0)
+          .note =
+          "not in the issue: levelql (name COLLATE nocase) INCLUDE (name) is "
+          "index-only, like SQLite's NOCASE index";
+    } else {
+      AddLatency(w, "name LIKE 'abc%' (nocase), mixed-case patterns", t[0],
+                 t[1], 1.0);
+    }
+  }
+}
+
+void Bench::RunW6() {
+  // Page 5,000 at 1M rows; smaller data sets use the page at 1/2 the table.
+  const int64_t page = std::clamp<int64_t>(spec_.rows / 20, 2, 5000);
+  const int64_t offset = (page - 1) * 10;
+  const std::string label = "page " + std::to_string(page);
+  const std::string by_offset =
+      "SELECT id, name, stamp FROM actions ORDER BY stamp DESC "
+      "LIMIT 10 OFFSET ?";
+  std::vector<ParamList> params = {{offset}};
+  RecordPlan("W6", by_offset, params[0], "by_stamp,Skip,!Sort,!TopK");
+  auto lq = lq_->Prepare(by_offset);
+  auto sq = sq_->Prepare(by_offset);
+  CheckResults("W6", *lq, *sq, params, /*ordered=*/true);
+  RowCollector expected;  // the page, as SQLite returns it
+  sq->Run(params[0], &expected, nullptr);
+  auto t =
+      TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params)});
+  double a = t[0], b = t[1];
+  AddLatency("W6", label + " of ORDER BY stamp DESC by OFFSET", a, b, 0.2);
+
+  // The same page by continuation token: the cost of page N given the
+  // token of page N-1, against the cost of page 1. The statement's LIMIT
+  // covers all N pages and each page reads 10 rows and stops, so this works
+  // whether a resumed cursor counts LIMIT per page or for the whole query.
+  Outcome o;
+  o.workload = "W6t";
+  o.what = label + " by continuation token";
+  o.unit = "s/query";
+  o.goal = "<= 2x page 1";
+  o.goal_value = 2;
+  const std::string by_token =
+      "SELECT id, name, stamp FROM actions ORDER BY stamp DESC LIMIT ?";
+  const Params limit{Value::Int(page * 10)};
+  auto stmt = lq_->db()->Prepare(by_token);
+  if (!stmt.ok()) Die("levelql: " + stmt.status().ToString());
+  // Reads one page from `c` (a cursor or an error); returns the token after
+  // its last row, or "" and sets *error.
+  auto read_page = [](Result<std::unique_ptr<Cursor>> c, RowCollector* rows,
+                      std::string* error) -> std::string {
+    if (!c.ok()) {
+      *error = c.status().ToString();
+      return "";
+    }
+    std::string token;
+    for (int i = 0; i < 10 && (*c)->Next(); ++i) {
+      if (rows) {
+        std::string r;
+        for (size_t k = 0; k < (*c)->row().size(); ++k) {
+          if (k) r += '\x1f';
+          AppendValue((*c)->row()[k], &r);
+        }
+        rows->Add(std::move(r));
+      }
+      token = (*c)->ContinuationToken();
+    }
+    if (!(*c)->status().ok()) *error = (*c)->status().ToString();
+    if (token.empty() && error->empty()) {
+      *error = "empty ContinuationToken()";
+    }
+    return error->empty() ? token : "";
+  };
+  std::string error;
+  std::string before_last = read_page((*stmt)->Query(limit), nullptr, &error);
+  double walk = Now();
+  for (int64_t p = 2; p < page && error.empty(); ++p) {
+    before_last =
+        read_page((*stmt)->Resume(before_last, limit), nullptr, &error);
+  }
+  walk = Now() - walk;
+  RowCollector got;
+  if (error.empty()) {
+    read_page((*stmt)->Resume(before_last, limit), &got, &error);
+  }
+  if (!error.empty()) {
+    o.levelql_text = "n/a";
+    o.note = "tokens not implemented or failing: " + error;
+    std::cout << "W6t: n/a - " << o.note << "\n";
+    outcomes_.push_back(o);
+    return;
+  }
+  ResultCheck check{"W6t", "", got.rows == expected.rows};
+  check.detail = check.ok
+                     ? "page " + std::to_string(page) +
+                           " by token equals SQLite's OFFSET page (walked in " +
+                           FormatSeconds(walk) + ")"
+                     : "page " + std::to_string(page) +
+                           " by token differs from SQLite's OFFSET page: " +
+                           std::to_string(got.rows.size()) + " rows";
+  std::cout << "W6t results: " << (check.ok ? "same" : "DIFFERENT") << " - "
+            << check.detail << "\n";
+  checks_.push_back(check);
+  t = TimePerQuery(1, {[&] {
+                         std::string e;
+                         read_page((*stmt)->Query(limit), nullptr, &e);
+                       },
+                       [&] {
+                         std::string e;
+                         read_page((*stmt)->Resume(before_last, limit), nullptr,
+                                   &e);
+                       }});
+  double t1 = t[0], tn = t[1];
+  o.levelql = tn;
+  o.levelql_text = FormatSeconds(tn);
+  o.ratio = tn / t1;
+  o.note = "page 1: " + FormatSeconds(t1) +
+           "; each page reads 10 rows of LIMIT " + std::to_string(page * 10);
+  o.met = !check.ok                 ? Outcome::Met::kWrongResults
+          : std::isnan(o.ratio)     ? Outcome::Met::kNotApplicable
+          : o.ratio <= o.goal_value ? Outcome::Met::kYes
+                                    : Outcome::Met::kNo;
+  outcomes_.push_back(o);
+}
+
+void Bench::RunW7() {
+  const std::string sql =
+      "SELECT COUNT(*) FROM actions WHERE stamp BETWEEN ? AND ?";
+  const int64_t span = std::max<int64_t>(1, spec_.rows / 100);
+  Rng rng = ParamsFor(spec_, "W7");
+  std::vector<ParamList> params;
+  for (size_t i = 0; i < Queries(options_.check_only, 50, 20); ++i) {
+    int64_t first = 1 + static_cast<int64_t>(rng.Uniform(
+                            static_cast<uint64_t>(spec_.rows - span + 1)));
+    params.push_back({StampOf(spec_, first), StampOf(spec_, first + span - 1)});
+  }
+  PlanRecord& plan =
+      RecordPlan("W7", sql, params[0], "by_stamp,IndexOnly,!Fetch");
+  bool index_only = plan.as_expected;
+  auto lq = lq_->Prepare(sql);
+  auto sq = sq_->Prepare(sql);
+  auto raw_count = [this](const ParamList& p, RowConsumer* rows) {
+    int64_t n =
+        raw_->CountStamps(std::get<int64_t>(p[0]), std::get<int64_t>(p[1]));
+    if (rows) rows->Add(Concat("i", std::to_string(n)));
+  };
+  CheckResults("W7", *lq, *sq, params, false, raw_count);
+  bool ok = LastCheckOk();
+  auto t = TimePerQuery(params.size(),
+                        {RunAll(*lq, params), RunAll(*sq, params), [&] {
+                           for (const ParamList& p : params)
+                             raw_count(p, nullptr);
+                         }});
+  double a = t[0], b = t[1], raw = t[2];
+  Outcome o;
+  o.workload = "W7";
+  o.what = "COUNT(*) WHERE stamp BETWEEN (1% = " + FormatCount(span) + " keys)";
+  o.unit = "keys/s";
+  const double keys = static_cast<double>(span);
+  o.levelql = keys / a;
+  o.sqlite = keys / b;
+  o.raw = keys / raw;
+  o.levelql_text = FormatCount(o.levelql) + " keys/s";
+  o.sqlite_text = FormatCount(o.sqlite) + " keys/s";
+  o.raw_text = FormatCount(o.raw) + " keys/s";
+  o.ratio = o.levelql / o.raw;
+  o.goal = ">= 0.5x raw, index-only";
+  o.goal_value = 0.5;
+  o.higher_is_better = true;
+  o.note = std::string(index_only ? "index-only plan" : "NOT index-only") +
+           "; per query: levelql " + FormatSeconds(a) + ", SQLite " +
+           FormatSeconds(b) + " (" + FormatRatio(a / b) + "), raw " +
+           FormatSeconds(raw);
+  o.met = !ok                            ? Outcome::Met::kWrongResults
+          : std::isnan(o.ratio)          ? Outcome::Met::kNotApplicable
+          : o.ratio >= 0.5 && index_only ? Outcome::Met::kYes
+                                         : Outcome::Met::kNo;
+  outcomes_.push_back(o);
+}
+
+}  // namespace levelql::bench
