@@ -422,9 +422,10 @@ std::unique_ptr<PlanNode> AccessRows(Planner& planner, const BoundExpr* where,
           std::max(0.0, keys->estimated_rows - static_cast<double>(skip));
     }
     bool index_only = false;
+    std::set<int> all;  // columns the query reads
     if (c.single_index && needed && planner.rules().on(Rule::kIndexOnly)) {
       index_only = true;
-      std::set<int> all = *needed;
+      all = *needed;
       if (need_filter) ColumnsUsed(where, &all);
       for (int col : all) {
         if (!IndexProvidesColumn(table, c.single_index, col)) {
@@ -436,6 +437,7 @@ std::unique_ptr<PlanNode> AccessRows(Planner& planner, const BoundExpr* where,
       auto n = Wrap(Kind::kIndexOnly, table.name + "." + c.single_index->name,
                     std::move(keys));
       n->path.index = c.single_index;
+      n->count = all.empty() ? 0 : 1;  // 0: no column is read
       rows = std::move(n);
     } else {
       rows = Wrap(Kind::kFetch, table.name, std::move(keys));
@@ -540,7 +542,7 @@ std::unique_ptr<RowSource> BuildOperators(
       return NewIndexOnly(
           ctx, t, IndexOf(*node),
           Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
-          &node->stats);
+          &node->stats, node->count != 0);
     case Kind::kResumeAfter:
       out = NewResumeFilter(child(0), node->sort_keys, node->resume_row);
       break;

@@ -90,10 +90,11 @@ std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
 
 // Builds rows from index entries alone: the index key columns (whose key
 // form decodes to the value), INCLUDE columns and primary-key columns.
+// Without `decode` the rows are all NULL (for queries that read no column).
 std::unique_ptr<RowSource> NewIndexOnly(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table,
     const IndexSchema* index, std::unique_ptr<RowIdStream> ids,
-    NodeStats* stats);
+    NodeStats* stats, bool decode);
 
 // Whether an index entry of `index` can provide `column`'s value.
 bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
