@@ -401,13 +401,15 @@ TEST_F(ShellTest, TimerAndEchoAndExplain) {
 
 TEST_F(ShellTest, TablesSchemaStatsAndCheck) {
   CreateT();
-  Run("CREATE TABLE users (id INTEGER, email TEXT);");
+  Run("CREATE TABLE users (id INTEGER, email TEXT COLLATE nocase);");
+  Run("CREATE UNIQUE INDEX by_email ON users (email);");
   EXPECT_EQ(Run(".tables"), "t      users\n");
   EXPECT_EQ(Run(".tables u%"), "users\n");
   EXPECT_EQ(Run(".schema users"),
-            "-- columns from SELECT *; keys, constraints and indexes are not "
-            "available\n"
-            "CREATE TABLE users (id INTEGER, email TEXT);\n");
+            "CREATE TABLE users (id INTEGER, email TEXT COLLATE nocase);\n"
+            "CREATE UNIQUE INDEX by_email ON users (email);\n");
+  EXPECT_EQ(Run(".indexes"), "by_email\n");
+  EXPECT_EQ(Run(".indexes t"), "");
   Run(".mode csv");
   EXPECT_EQ(Run(".stats"), "table,rows\nt,2\nusers,0\n");
   EXPECT_EQ(Run(".check"), "ok\n");

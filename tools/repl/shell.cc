@@ -31,7 +31,7 @@ constexpr const char* kHelp =
     ".help                    This list\n"
     ".import [--csv] [--skip N] FILE TABLE\n"
     "                         Insert the rows of a CSV file into TABLE\n"
-    ".indexes [TABLE]         List indexes (not available yet)\n"
+    ".indexes [TABLE]         List the indexes (of tables matching TABLE)\n"
     ".mode [MODE]             Output mode: table|box|csv|tsv|json|line|"
     "markdown\n"
     ".open FILE               Close this database and open FILE\n"
@@ -42,7 +42,8 @@ constexpr const char* kHelp =
     ".param list|clear        Show or forget the bindings\n"
     ".quit                    Exit\n"
     ".read FILE               Run the SQL and commands in FILE\n"
-    ".schema [TABLE]          Show the columns of each table as CREATE TABLE\n"
+    ".schema [TABLE]          Show the CREATE statements of tables and "
+    "indexes\n"
     ".stats                   Row count of each table\n"
     ".tables [PATTERN]        List tables (LIKE pattern)\n"
     ".timer on|off            Print the run time of each statement\n";
@@ -533,41 +534,25 @@ void Shell::CmdSchema(const std::vector<std::string>& args) {
     Fail("usage: .schema [TABLE]");
     return;
   }
-  std::vector<std::string> names;
-  for (const std::string& n : db_->TableNames()) {
-    if (args.empty() || LikeMatch(args[0], n)) names.push_back(n);
+  bool any = false;
+  for (const SchemaEntry& e : db_->Schema()) {
+    if (!args.empty() && !LikeMatch(args[0], e.table)) continue;
+    out() << e.sql << ";\n";
+    any = true;
   }
-  if (names.empty()) {
-    if (!args.empty()) Fail("no table matches " + args[0]);
-    return;
-  }
-  // The API gives no CREATE statement text, so rebuild the column list.
-  out() << "-- columns from SELECT *; keys, constraints and indexes are not "
-           "available\n";
-  for (const std::string& name : names) {
-    auto cursor =
-        db_->Query("SELECT * FROM " + QuoteIdentifier(name) + " LIMIT 0");
-    if (!cursor.ok()) {
-      Fail(cursor.status().ToString());
-      continue;
-    }
-    const auto& cols = (*cursor)->column_names();
-    const auto& types = (*cursor)->column_types();
-    std::string line = "CREATE TABLE " + QuoteIdentifier(name) + " (";
-    for (size_t i = 0; i < cols.size(); ++i) {
-      if (i) line += ", ";
-      line += QuoteIdentifier(cols[i]);
-      if (i < types.size() && types[i] != Type::kNull) {
-        line += " ";
-        line += TypeName(types[i]);
-      }
-    }
-    out() << line << ");\n";
-  }
+  if (!any && !args.empty()) Fail("no table matches " + args[0]);
 }
 
-void Shell::CmdIndexes(const std::vector<std::string>&) {
-  Fail(".indexes: the levelql API has no way to list indexes yet");
+void Shell::CmdIndexes(const std::vector<std::string>& args) {
+  if (args.size() > 1) {
+    Fail("usage: .indexes [TABLE]");
+    return;
+  }
+  for (const SchemaEntry& e : db_->Schema()) {
+    if (e.kind != "index") continue;
+    if (!args.empty() && !LikeMatch(args[0], e.table)) continue;
+    out() << e.name << "\n";
+  }
 }
 
 void Shell::CmdMode(const std::vector<std::string>& args) {
