@@ -340,6 +340,10 @@ class PathBuilder {
           return std::nullopt;  // multi-byte escapes: filter only
         }
       }
+      // Over-long patterns are left to the filter, which reports them.
+      if (t.args[1]->value.text().size() > kMaxLikePatternBytes) {
+        return std::nullopt;
+      }
       std::string prefix;
       bool only_prefix = LikePrefix(t.args[1]->value.text(), escape, &prefix);
       if (prefix.empty()) return std::nullopt;

@@ -84,6 +84,12 @@ uint64_t SchemaVersion(const CatalogState& state) {
 
 Result<std::shared_ptr<TableSchema>> MakeTableSchema(
     const parser::CreateTable& create, int64_t id, const std::string& sql) {
+  if (create.columns.size() > kMaxColumns) {
+    return Status::LimitExceeded("table " + create.name + " has " +
+                                 std::to_string(create.columns.size()) +
+                                 " columns; the limit is " +
+                                 std::to_string(kMaxColumns));
+  }
   auto table = std::make_shared<TableSchema>();
   table->id = id;
   table->name = create.name;

@@ -57,6 +57,9 @@ struct CatalogState {
 
 uint64_t SchemaVersion(const CatalogState& state);
 
+// Most columns a table may have (SQLite's default).
+inline constexpr size_t kMaxColumns = 2000;
+
 // Builds a table schema from its CREATE TABLE statement (validating names,
 // types, collations and defaults).
 Result<std::shared_ptr<TableSchema>> MakeTableSchema(

@@ -289,6 +289,14 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         escape = cp;
       }
       if (text.is_null() || pattern.is_null()) return Value();
+      if (pattern.type() == Type::kText &&
+          pattern.text().size() > kMaxLikePatternBytes) {
+        return Status::LimitExceeded(
+            "at " + std::to_string(e.pos.line) + ":" +
+            std::to_string(e.pos.column) + ": LIKE pattern is " +
+            std::to_string(pattern.text().size()) + " bytes; the limit is " +
+            std::to_string(kMaxLikePatternBytes));
+      }
       if (text.type() == Type::kList) {
         // Multi-valued: true when any element matches.
         bool any = false, saw_null = false;

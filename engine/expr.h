@@ -19,6 +19,9 @@
 
 namespace levelql {
 
+// Longest LIKE pattern, in bytes (SQLite's default). Longer is an error.
+inline constexpr size_t kMaxLikePatternBytes = 50000;
+
 enum class Function {
   kLower,
   kUpper,

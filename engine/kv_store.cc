@@ -7,6 +7,8 @@
 #include <leveldb/helpers/memenv.h>
 #include <leveldb/write_batch.h>
 
+#include <atomic>
+
 #include "engine/leveldb_store.h"
 
 namespace levelql {
@@ -88,6 +90,9 @@ class LevelDbStore : public KvStore {
       lo.filter_policy = store->filter_.get();
     }
     store->cache_.reset(leveldb::NewLRUCache(options.block_cache_bytes));
+    // A read error while recovering the log must fail the open, not be
+    // taken as the end of the log (which would drop later writes).
+    lo.paranoid_checks = true;
     lo.block_cache = store->cache_.get();
     lo.compression = options.compression ? leveldb::kSnappyCompression
                                          : leveldb::kNoCompression;
@@ -111,6 +116,7 @@ class LevelDbStore : public KvStore {
   Status Get(const KvSnapshot* snapshot, std::string_view key,
              std::string* value) override {
     leveldb::ReadOptions ro;
+    ro.verify_checksums = true;  // a damaged block is an error, not a crash
     if (snapshot) {
       ro.snapshot = static_cast<const LevelDbSnapshot*>(snapshot)->get();
     }
@@ -126,13 +132,23 @@ class LevelDbStore : public KvStore {
         wb.Put(op.key, op.value);
       }
     }
+    // After a failed log write LevelDB's log may hold a torn record that
+    // makes recovery skip later records: refuse further writes instead of
+    // acknowledging ones a reopen could lose.
+    if (write_failed_.load()) {
+      return Status::IOError(
+          "an earlier write failed; close and reopen the database");
+    }
     leveldb::WriteOptions wo;
     wo.sync = sync;
-    return FromLevelDb(db_->Write(wo, &wb));
+    Status st = FromLevelDb(db_->Write(wo, &wb));
+    if (!st.ok()) write_failed_.store(true);
+    return st;
   }
 
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
     leveldb::ReadOptions ro;
+    ro.verify_checksums = true;  // a damaged block is an error, not a crash
     if (snapshot) {
       ro.snapshot = static_cast<const LevelDbSnapshot*>(snapshot)->get();
     }
@@ -146,6 +162,7 @@ class LevelDbStore : public KvStore {
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   std::unique_ptr<leveldb::Cache> cache_;
   std::unique_ptr<leveldb::DB> db_;
+  std::atomic<bool> write_failed_{false};
 };
 
 }  // namespace

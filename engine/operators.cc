@@ -31,7 +31,10 @@ class TableScan : public RowSource {
       return false;
     }
     std::string_view key = it_->key();
-    if (key.substr(0, prefix_.size()) != prefix_) return false;
+    if (key.substr(0, prefix_.size()) != prefix_) {
+      status_ = it_->status();  // LevelDB may skip an unreadable block
+      return false;
+    }
     if ((++count_ & 1023) == 0 && ctx_->interrupted()) {
       status_ = Status::Interrupted("statement interrupted");
       return false;
@@ -153,12 +156,16 @@ class Accumulator {
             rsum_ = static_cast<double>(isum_);
           }
           rsum_ += n.AsDouble();
-        } else if (__builtin_add_overflow(isum_, n.int_value(), &isum_)) {
+        } else if (int64_t sum;
+                   __builtin_add_overflow(isum_, n.int_value(), &sum)) {
+          // (The wrapped sum is not kept: AVG continues in floating point.)
           if (spec_->kind == AggregateKind::kSum) {
             return Status::TypeError("integer overflow in SUM");
           }
           real_ = true;
           rsum_ = static_cast<double>(isum_) + n.AsDouble();
+        } else {
+          isum_ = sum;
         }
         break;
       }

@@ -1,0 +1,86 @@
+// crash_child: runs operations of the workload (workload.h) against a
+// database until it is killed. Launched by crash_test, which SIGKILLs it at
+// a random moment and then checks what survived.
+//
+//   crash_child DIR SEED START SIDE_FILE SYNC_ALL MAX_OPS
+//
+// Runs operations START, START+1, ... of the history of SEED on the
+// database in DIR. SYNC_ALL=1 opens it with Options::sync_writes; otherwise
+// only operations whose Op::sync is set are written synchronously. Before an
+// operation it appends "B <i>" to SIDE_FILE, after it "A <i> ok" or
+// "A <i> constraint"; after a synchronous one also "S <i>", and fsyncs the
+// side file before going on. Any other error appends "E <i> <status>" and
+// exits with status 3.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "engine/database_impl.h"
+#include "engine/kv_store.h"
+#include "tests/crash/workload.h"
+
+namespace {
+
+void Append(int fd, const std::string& line) {
+  std::string l = line + "\n";
+  if (write(fd, l.data(), l.size()) != static_cast<ssize_t>(l.size())) {
+    std::perror("crash_child: write side file");
+    std::exit(4);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace levelql;
+  using namespace levelql::reliability;
+  if (argc != 7) {
+    std::fprintf(stderr,
+                 "usage: crash_child DIR SEED START SIDE_FILE SYNC_ALL "
+                 "MAX_OPS\n");
+    return 2;
+  }
+  const std::string dir = argv[1];
+  const uint64_t seed = std::strtoull(argv[2], nullptr, 10);
+  const int64_t start = std::strtoll(argv[3], nullptr, 10);
+  const bool sync_all = std::string(argv[5]) == "1";
+  const int64_t max_ops = std::strtoll(argv[6], nullptr, 10);
+  int fd = open(argv[4], O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) {
+    std::perror("crash_child: open side file");
+    return 4;
+  }
+  Options options;
+  options.sync_writes = sync_all;
+  auto kv = OpenLevelDbStore(dir, options);
+  if (!kv.ok()) {
+    Append(fd, "E -1 open: " + kv.status().ToString());
+    return 3;
+  }
+  auto* store = new SyncSwitchStore(std::move(kv).value());
+  auto db = OpenDatabaseOnStore(std::unique_ptr<KvStore>(store), options);
+  if (!db.ok()) {
+    Append(fd, "E -1 open: " + db.status().ToString());
+    return 3;
+  }
+  for (int64_t i = start; i < start + max_ops; ++i) {
+    Op op = MakeOp(seed, i);
+    const bool sync = sync_all || op.sync;
+    Append(fd, "B " + std::to_string(i));
+    store->force_sync = op.sync;
+    std::string outcome = RunOp(**db, op);
+    if (outcome != "ok" && outcome != "constraint") {
+      Append(fd, "E " + std::to_string(i) + " " + outcome);
+      return 3;
+    }
+    Append(fd, "A " + std::to_string(i) + " " + outcome);
+    if (sync) {
+      Append(fd, "S " + std::to_string(i));
+      fdatasync(fd);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,148 @@
+// The small SQL model the differential tests generate, shrink and print: a
+// table definition, expression trees, queries and the steps of a test case
+// (DDL, INSERT/UPDATE/DELETE, the checking query). Keeping statements as
+// trees rather than text is what lets the shrinker simplify a predicate
+// subtree or drop rows from an INSERT.
+//
+// Render*() print a node for one of two dialects: levelql's (DIALECT.md) or
+// SQLite's. They differ only where KNOWN_DIFFERENCES.md says the same meaning
+// needs different words (INCLUDE columns, LIKE on a nocase column).
+// Everything here is a plain value type; thread-compatible.
+#ifndef LEVELQL_TESTS_DIFFERENTIAL_SQL_AST_H_
+#define LEVELQL_TESTS_DIFFERENTIAL_SQL_AST_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "levelql/value.h"
+
+namespace levelql::difftest {
+
+enum class Dialect { kLevelql, kSqlite };
+
+enum class ColType { kInt, kReal, kText };
+
+struct Column {
+  std::string name;
+  ColType type = ColType::kInt;
+  bool nocase = false;    // COLLATE nocase (TEXT only)
+  bool not_null = false;  // NOT NULL (always set for primary key columns)
+  bool unique = false;    // a column-level UNIQUE constraint
+  Value default_value;    // DEFAULT literal (NULL: none)
+};
+
+struct IndexDef {
+  std::string name;
+  std::vector<int> cols;  // column positions in the table
+  std::vector<bool> desc;
+  bool unique = false;
+  std::vector<int> include;  // INCLUDE columns (levelql only)
+};
+
+struct TableDef {
+  std::string name;
+  std::vector<Column> cols;
+  std::vector<int> pk;  // empty: a hidden rowid
+  std::vector<bool> pk_desc;
+};
+
+// One node of an expression. Children are owned by value.
+struct Expr {
+  enum class Kind {
+    kColumn,   // column
+    kLiteral,  // literal
+    kUnary,    // op: "NOT", "-", "+"
+    kBinary,   // op: AND OR = <> < <= > >= + - * / % ||
+    kIsNull,   // kids[0] IS [NOT] NULL
+    kBetween,  // kids[0] [NOT] BETWEEN kids[1] AND kids[2]
+    kIn,       // kids[0] [NOT] IN (kids[1..])
+    kLike,     // kids[0] [NOT] LIKE kids[1] [ESCAPE '!' when escape]
+    kFunc,     // op(kids...)
+    kCast,     // CAST(kids[0] AS op)
+    kAgg,      // op([DISTINCT] kids[0]) or count(*) without kids
+  };
+  Kind kind = Kind::kLiteral;
+  std::string op;
+  bool negated = false;   // NOT BETWEEN, NOT IN, NOT LIKE, IS NOT NULL
+  bool distinct = false;  // aggregates
+  bool escape = false;    // LIKE ... ESCAPE '!'
+  int column = -1;
+  Value literal;
+  std::vector<Expr> kids;
+
+  static Expr Col(int c);
+  static Expr Lit(Value v);
+  static Expr Unary(std::string op, Expr a);
+  static Expr Binary(std::string op, Expr a, Expr b);
+  static Expr Func(std::string name, std::vector<Expr> args);
+};
+
+struct OrderTerm {
+  Expr expr;        // used when ordinal == 0
+  int ordinal = 0;  // ORDER BY <n>, 1-based
+  bool desc = false;
+};
+
+struct Query {
+  int table = 0;
+  bool distinct = false;
+  bool star = false;  // SELECT *
+  std::vector<Expr> items;
+  std::optional<Expr> where;
+  std::vector<OrderTerm> order;
+  int64_t limit = -1;  // -1: none
+  int64_t offset = -1;
+  // ORDER BY fixes the order of every output row: compare in order.
+  bool ordered = false;
+  bool aggregate = false;  // items are aggregates: exactly one row
+};
+
+// One step of a test case.
+struct Step {
+  enum class Kind {
+    kCreateTable,
+    kCreateIndex,
+    kDropIndex,
+    kDropTable,  // DROP TABLE (the next step usually creates it again)
+    kInsert,
+    kInsertSelect,  // INSERT INTO table (all columns) <query>
+    kUpdate,
+    kDelete,
+    kQuery,
+  };
+  Kind kind = Kind::kQuery;
+  int table = 0;
+  IndexDef index;                          // kCreateIndex, kDropIndex (name)
+  std::vector<std::vector<Value>> rows;    // kInsert: one value per column
+  std::vector<int> columns;                // kInsert: named columns; empty: all
+  std::vector<std::pair<int, Expr>> sets;  // kUpdate
+  std::optional<Expr> where;               // kUpdate, kDelete
+  Query query;                             // kQuery, kInsertSelect
+};
+
+// A self-contained test: the tables and the steps that build and check them.
+struct Case {
+  std::vector<TableDef> tables;
+  std::vector<Step> steps;    // starts with the kCreateTable steps
+  std::string disable_rules;  // levelql runs with these planner rules off
+  bool file_backed = false;   // levelql on LevelDB files, not in memory
+};
+
+std::string RenderLiteral(const Value& v);
+std::string RenderExpr(const Expr& e, const TableDef& t, Dialect d);
+std::string RenderQuery(const Query& q, const TableDef& t, Dialect d);
+std::string RenderCreateTable(const TableDef& t, Dialect d);
+std::string RenderCreateIndex(const IndexDef& ix, const TableDef& t, Dialect d);
+// Any step as one SQL statement (no trailing ';').
+std::string RenderStep(const Step& s, const std::vector<TableDef>& tables,
+                       Dialect d);
+
+// The number of nodes in an expression (used to prefer smaller shrinks).
+int ExprSize(const Expr& e);
+
+}  // namespace levelql::difftest
+
+#endif  // LEVELQL_TESTS_DIFFERENTIAL_SQL_AST_H_

@@ -1,0 +1,1 @@
+SELECT id, c FROM t WHERE c LIKE 'ab%' OR d IN ('x', 'z', NULL) ORDER BY 2, 1

@@ -1,0 +1,1 @@
+UPDATE t SET a = a + 1, d = d || 'q' WHERE id BETWEEN 2 AND 4; SELECT * FROM t

@@ -1,0 +1,1 @@
+INSERT INTO t SELECT id + 10, a, b, c, d || id, tags FROM t WHERE a > 0

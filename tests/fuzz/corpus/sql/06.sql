@@ -1,0 +1,1 @@
+SELECT count(*), count(DISTINCT a), sum(a), avg(b), min(c), max(d) FROM t WHERE tags = 'B'

@@ -1,0 +1,1 @@
+CREATE INDEX t_ab ON t (d DESC, a) INCLUDE (b); SELECT d FROM t WHERE d >= 'y' ORDER BY d DESC

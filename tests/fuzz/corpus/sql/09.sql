@@ -1,0 +1,1 @@
+SELECT DISTINCT lower(c), length(d), substr(d, 2, 1), abs(a), coalesce(a, b), nullif(a, 1), CAST(b AS INTEGER) FROM t

@@ -1,0 +1,1 @@
+SELECT k, s FROM u WHERE k = 'a' AND s > 1 ORDER BY k DESC, s; SELECT * FROM u WHERE v = x'00ff'

@@ -1,0 +1,1 @@
+PRAGMA disable_rules = 'index_scan,union'; SELECT id FROM t WHERE c = 'STRASSE' OR a = -7

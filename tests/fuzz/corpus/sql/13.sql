@@ -1,0 +1,1 @@
+DROP INDEX t_c; INSERT INTO t (id, c) VALUES (7, 'abc'), (8, 'ABC'); SELECT * FROM t WHERE c = 'abc'

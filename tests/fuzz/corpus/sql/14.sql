@@ -1,0 +1,1 @@
+SELECT * FROM t WHERE (a + 1) * 2 > b / 0 AND d NOT BETWEEN 'a' AND 'y' AND c NOT LIKE '%b!%' ESCAPE '!'
