@@ -399,5 +399,47 @@ TEST(EngineTest, APlainParameterAfterANamedOneGetsItsOwnSlot) {
   EXPECT_EQ(QueryText(*db, "SELECT :x, ?, :x FROM t", p), "(5, 7, 5)");
 }
 
+TEST(EngineTest, ContinuationTokensResumeOnlyTheirOwnQuery) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+  Exec(*db, "CREATE INDEX by_v ON t (v DESC)");
+  Exec(*db, "INSERT INTO t VALUES (1, 10), (2, 20), (3, 30), (4, 40)");
+  auto stmt = db->Prepare("SELECT id FROM t WHERE v > ? ORDER BY v DESC");
+  ASSERT_TRUE(stmt.ok());
+  auto cur = (*stmt)->Query({Value::Int(15)});
+  ASSERT_TRUE(cur.ok());
+  ASSERT_TRUE((*cur)->Next());
+  EXPECT_EQ((*cur)->row()[0].int_value(), 4);
+  std::string token = (*cur)->ContinuationToken();
+  ASSERT_FALSE(token.empty());
+
+  // The same query and parameters: the rows after the first.
+  auto rest = (*stmt)->Resume(token, {Value::Int(15)});
+  ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+  std::string got;
+  while ((*rest)->Next()) got += (*rest)->row()[0].ToString() + " ";
+  EXPECT_EQ(got, "3 2 ");
+
+  // Other parameters, another statement, a changed schema, a damaged token.
+  auto other_params = (*stmt)->Resume(token, {Value::Int(5)});
+  EXPECT_EQ(other_params.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(other_params.status().message().find("another query or other "
+                                                 "parameter values"),
+            std::string::npos);
+  auto other = db->Prepare("SELECT id FROM t WHERE v > ? ORDER BY v");
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ((*other)->Resume(token, {Value::Int(15)}).status().code(),
+            Status::Code::kInvalidArgument);
+  std::string damaged = token;
+  damaged[damaged.size() / 2] = damaged[damaged.size() / 2] == '0' ? '1' : '0';
+  EXPECT_EQ((*stmt)->Resume(damaged, {Value::Int(15)}).status().code(),
+            Status::Code::kInvalidArgument);
+  Exec(*db, "CREATE INDEX by_id_v ON t (id, v)");
+  auto after_ddl = (*stmt)->Resume(token, {Value::Int(15)});
+  EXPECT_NE(after_ddl.status().message().find("schema change"),
+            std::string::npos)
+      << after_ddl.status().ToString();
+}
+
 }  // namespace
 }  // namespace levelql
