@@ -451,6 +451,21 @@ class SkipStream : public RowIdStream {
   std::unique_ptr<RowIdStream> child_;
 };
 
+// Where a key stream stands, for continuation tokens: its entry key when
+// it walks one scan in key order, else the primary key.
+bool StreamPosition(const RowIdStream& ids, ResumePoint::Kind* kind,
+                    std::string* key) {
+  if (!ids.Valid()) return false;
+  if (ids.position_is_entry()) {
+    *kind = ResumePoint::Kind::kEntry;
+    key->assign(ids.entry_key());
+  } else {
+    *kind = ResumePoint::Kind::kPk;
+    key->assign(ids.pk());
+  }
+  return true;
+}
+
 class Fetch : public RowSource {
  public:
   Fetch(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
@@ -495,15 +510,7 @@ class Fetch : public RowSource {
     return true;
   }
   bool Position(ResumePoint::Kind* kind, std::string* key) const override {
-    if (!started_ || !ids_->Valid()) return false;
-    if (ids_->position_is_entry()) {
-      *kind = ResumePoint::Kind::kEntry;
-      key->assign(ids_->entry_key());
-    } else {
-      *kind = ResumePoint::Kind::kPk;
-      key->assign(ids_->pk());
-    }
-    return true;
+    return started_ && StreamPosition(*ids_, kind, key);
   }
   Status status() const override {
     return status_.ok() ? ids_->status() : status_;
@@ -586,15 +593,7 @@ class IndexOnly : public RowSource {
     return true;
   }
   bool Position(ResumePoint::Kind* kind, std::string* key) const override {
-    if (!started_ || !ids_->Valid()) return false;
-    if (ids_->position_is_entry()) {
-      *kind = ResumePoint::Kind::kEntry;
-      key->assign(ids_->entry_key());
-    } else {
-      *kind = ResumePoint::Kind::kPk;
-      key->assign(ids_->pk());
-    }
-    return true;
+    return started_ && StreamPosition(*ids_, kind, key);
   }
   Status status() const override {
     return status_.ok() ? ids_->status() : status_;
