@@ -1,4 +1,4 @@
-// The abstract syntax tree of the levelql dialect (shared/DIALECT.md).
+// The abstract syntax tree of the levelql dialect (docs/DIALECT.md).
 //
 // Plain structs produced by parser::Parse and consumed by the engine's binder.
 // The parser knows no catalog: names are as written (unquoted identifiers are

@@ -1,4 +1,4 @@
-// The SQL grammar of the levelql dialect (shared/DIALECT.md), written with
+// The SQL grammar of the levelql dialect (docs/DIALECT.md), written with
 // Boost.Spirit X3. This is the only file that includes Spirit.
 //
 // A script is parsed in two passes. A hand-written lexical pass (Split) cuts

@@ -660,19 +660,14 @@ TEST(ParserIsComplete, NeedsASemicolonOutsideStringsAndComments) {
 // --- Round trip
 // ---------------------------------------------------------------
 
-// The sqllogictest directory: $LEVELQL_SLT_DIR, else shared/slt next to the
-// repository this file was compiled from.
+// The conformance suite in the repository (tests/slt), next to this file.
 std::filesystem::path SltDir() {
-  if (const char* dir = std::getenv("LEVELQL_SLT_DIR")) return dir;
-  return std::filesystem::path(__FILE__).parent_path().parent_path() / ".." /
-         "shared" / "slt";
+  return std::filesystem::path(__FILE__).parent_path() / "slt";
 }
 
 TEST(ParserRoundTrip, EveryConformanceStatementSurvivesToSql) {
   std::filesystem::path dir = SltDir();
-  if (!std::filesystem::is_directory(dir)) {
-    GTEST_SKIP() << "no sqllogictest directory at " << dir;
-  }
+  ASSERT_TRUE(std::filesystem::is_directory(dir)) << "missing suite " << dir;
   size_t statements = 0, failures = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (entry.path().extension() != ".test") continue;
