@@ -398,9 +398,7 @@ TEST(KeyCodecTable, DeepListsDecodeUpToTheNestingLimit) {
 // ---- The spec: every test vector in indexes/KEY_FORMAT.md ---------------
 
 std::string ReadKeyFormatMd() {
-  std::string path = __FILE__;
-  path.replace(path.rfind("tests/key_codec_test.cc"), std::string::npos,
-               "indexes/KEY_FORMAT.md");
+  std::string path = LEVELQL_SOURCE_DIR "/indexes/KEY_FORMAT.md";
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return "";
   std::string text;
@@ -425,7 +423,7 @@ std::string Parts(const std::vector<std::pair<Value, Direction>>& parts) {
 TEST(KeyCodecSpec, EveryTestVectorInKeyFormatMdMatchesTheCodec) {
   const std::string doc = ReadKeyFormatMd();
   ASSERT_FALSE(doc.empty())
-      << "indexes/KEY_FORMAT.md not found from " << __FILE__;
+      << "not found: " LEVELQL_SOURCE_DIR "/indexes/KEY_FORMAT.md";
   const std::vector<std::pair<std::string, Value>> vectors = {
       {"NULL", Value::Null()},
       {"INTEGER -9223372036854775808", Value::Int(kMin)},

@@ -662,7 +662,7 @@ TEST(ParserIsComplete, NeedsASemicolonOutsideStringsAndComments) {
 
 // The conformance suite in the repository (tests/slt), next to this file.
 std::filesystem::path SltDir() {
-  return std::filesystem::path(__FILE__).parent_path() / "slt";
+  return std::filesystem::path(LEVELQL_SOURCE_DIR) / "tests" / "slt";
 }
 
 TEST(ParserRoundTrip, EveryConformanceStatementSurvivesToSql) {
