@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "engine/value_ops.h"
 #include "indexes/row_format.h"
@@ -408,6 +409,7 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
       {rows::IdPrefix(KeyspaceId(table, index)), ""}};
   IntervalSet range;  // of the column after the equality prefix
   bool have_range = false;
+  std::set<int> pinned_lists;  // list columns fixed to a single element
   for (size_t k = 0; k < columns.size(); ++k) {
     PathBuilder builder(table, columns[k]);
     const bool is_list = table.columns[columns[k].column].is_list;
@@ -449,16 +451,22 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
       prefixes = std::move(next);
       path.prefix_points = prefixes.size();
       path.eq_columns = static_cast<int>(k) + 1;
-      if (is_list) path.may_repeat_rows = set->size() > 1;
+      if (is_list && set->size() == 1) pinned_lists.insert(columns[k].column);
       continue;
     }
     range = std::move(*set);
     have_range = true;
     path.range_selectivity = selectivity;
-    if (is_list) path.may_repeat_rows = true;
     break;
   }
   if (path.used_columns == 0) return path;  // nothing to read by key
+  // A row owns one entry per element of each list column, so the scan can
+  // meet it more than once unless every list column is pinned to one value.
+  for (const KeyColumn& key : columns) {
+    if (table.columns[key.column].is_list && !pinned_lists.count(key.column)) {
+      path.may_repeat_rows = true;
+    }
+  }
   for (const auto& [p, label] : prefixes) {
     if (!have_range) {
       path.spans.push_back({p, keys::PrefixSuccessor(p), "[" + label + "]"});

@@ -37,7 +37,9 @@ struct AccessPath {
   bool pk_sorted = false;
   // Every consumed term is implied by the spans (no re-check needed for them).
   bool exact = true;
-  bool may_repeat_rows = false;            // range over a multi-valued column
+  // The scan can meet a row more than once: the index has a list column
+  // that the spans do not pin to a single element.
+  bool may_repeat_rows = false;
   std::vector<const BoundExpr*> consumed;  // terms the spans answer
   double selectivity = 1.0;        // fraction of rows, estimated without stats
   size_t prefix_points = 1;        // combinations of the equality prefix

@@ -18,8 +18,6 @@ std::string_view PlanKindName(PlanNode::Kind kind) {
       return "Union";
     case PlanNode::Kind::kSortKeys:
       return "SortKeys";
-    case PlanNode::Kind::kDistinctKeys:
-      return "DistinctKeys";
     case PlanNode::Kind::kSkip:
       return "Skip";
     case PlanNode::Kind::kFetch:

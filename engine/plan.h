@@ -19,16 +19,15 @@ namespace levelql {
 
 struct PlanNode {
   enum class Kind {
-    kEmpty,         // the WHERE clause contradicts itself: no row
-    kTableScan,     // every row, in primary-key order
-    kIndexScan,     // spans of an index or of the primary key -> keys
-    kIntersect,     // AND of pk-sorted key streams
-    kUnion,         // OR of key streams
-    kSortKeys,      // materialize and sort a key stream that is not pk-sorted
-    kDistinctKeys,  // drop repeated keys (multi-valued index ranges)
-    kSkip,          // OFFSET counted on keys, before rows are fetched
-    kFetch,         // keys -> rows
-    kIndexOnly,     // keys -> rows from the index entries alone
+    kEmpty,      // the WHERE clause contradicts itself: no row
+    kTableScan,  // every row, in primary-key order
+    kIndexScan,  // spans of an index or of the primary key -> keys
+    kIntersect,  // AND of pk-sorted key streams
+    kUnion,      // OR of key streams
+    kSortKeys,   // materialize and sort a key stream that is not pk-sorted
+    kSkip,       // OFFSET counted on keys, before rows are fetched
+    kFetch,      // keys -> rows
+    kIndexOnly,  // keys -> rows from the index entries alone
     kFilter,
     kProject,
     kAggregate,
@@ -45,6 +44,9 @@ struct PlanNode {
 
   // kIndexScan
   AccessPath path;
+  // kFetch over a scan that can meet a row more than once: return each row
+  // at its first entry only (row_id_stream.h, NewFetch).
+  bool first_entry_only = false;
   bool reverse = false;
   // kSkip / kLimit / kTopK
   int64_t count = 0;

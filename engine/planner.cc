@@ -105,6 +105,7 @@ struct Choice {
   bool pk_sorted = false;
   const IndexSchema* single_index = nullptr;  // one secondary index scan
   bool single_scan = false;                   // one span scan (no merge)
+  bool repeats = false;  // the scan can meet a row more than once
   double rows = 0;
   double cost = 0;
 };
@@ -154,13 +155,6 @@ class Planner {
   std::unique_ptr<PlanNode> ScanNode(AccessPath path, bool reverse) const {
     auto n =
         Node(Kind::kIndexScan, ScanDetail(*table_, path, reverse), Rows(path));
-    // A merge of pk-sorted spans already drops repeats; other scans of a
-    // multi-valued index may meet a row once per element.
-    if (path.may_repeat_rows && (reverse || !path.pk_sorted)) {
-      n->path = std::move(path);
-      n->reverse = reverse;
-      return Wrap(Kind::kDistinctKeys, "", std::move(n));
-    }
     n->path = std::move(path);
     n->reverse = reverse;
     return n;
@@ -176,6 +170,9 @@ class Planner {
     c.pk_sorted = path.pk_sorted && !reverse;
     c.single_index = path.index;
     c.single_scan = true;
+    // A merge of pk-sorted spans already drops repeats; other scans of a
+    // multi-valued index may meet a row once per element.
+    c.repeats = path.may_repeat_rows && (reverse || !path.pk_sorted);
     c.keys = ScanNode(std::move(path), reverse);
     return c;
   }
@@ -415,7 +412,10 @@ std::unique_ptr<PlanNode> AccessRows(Planner& planner, const BoundExpr* where,
     rows = Node(Kind::kTableScan, table.name, planner.n());
   } else {
     std::unique_ptr<PlanNode> keys = std::move(c.keys);
-    if (skip > 0 && !need_filter && planner.rules().on(Rule::kOffsetSkip)) {
+    // Entries of a scan that repeats rows are not rows: they can be neither
+    // skipped as rows nor read without the row that says which is first.
+    if (skip > 0 && !need_filter && !c.repeats &&
+        planner.rules().on(Rule::kOffsetSkip)) {
       keys = Wrap(Kind::kSkip, std::to_string(skip), std::move(keys));
       keys->count = skip;
       keys->estimated_rows =
@@ -423,7 +423,8 @@ std::unique_ptr<PlanNode> AccessRows(Planner& planner, const BoundExpr* where,
     }
     bool index_only = false;
     std::set<int> all;  // columns the query reads
-    if (c.single_index && needed && planner.rules().on(Rule::kIndexOnly)) {
+    if (c.single_index && needed && !c.repeats &&
+        planner.rules().on(Rule::kIndexOnly)) {
       index_only = true;
       all = *needed;
       if (need_filter) ColumnsUsed(where, &all);
@@ -440,7 +441,10 @@ std::unique_ptr<PlanNode> AccessRows(Planner& planner, const BoundExpr* where,
       n->count = all.empty() ? 0 : 1;  // 0: no column is read
       rows = std::move(n);
     } else {
-      rows = Wrap(Kind::kFetch, table.name, std::move(keys));
+      rows = Wrap(Kind::kFetch,
+                  table.name + (c.repeats ? " (first entry per row)" : ""),
+                  std::move(keys));
+      rows->first_entry_only = c.repeats;
     }
   }
   if (need_filter) {
@@ -474,8 +478,6 @@ std::unique_ptr<RowIdStream> BuildKeys(PlanNode* node, ExecContext* ctx,
     case Kind::kSortKeys:
       return NewSortedStream(BuildKeys(node->children[0].get(), ctx, t),
                              &node->stats);
-    case Kind::kDistinctKeys:
-      return NewDistinctStream(BuildKeys(node->children[0].get(), ctx, t));
     case Kind::kSkip:
       return NewSkipStream(BuildKeys(node->children[0].get(), ctx, t),
                            node->count);
@@ -537,7 +539,8 @@ std::unique_ptr<RowSource> BuildOperators(
       return NewFetch(
           ctx, t,
           Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
-          &node->stats);
+          &node->stats,
+          node->first_entry_only ? &node->children[0]->path : nullptr);
     case Kind::kIndexOnly:
       return NewIndexOnly(
           ctx, t, IndexOf(*node),
@@ -595,6 +598,12 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
   for (const auto& e : select->outputs) ColumnsUsed(e.get(), &needed);
   for (const auto& o : select->order_by) ColumnsUsed(o.expr.get(), &needed);
   for (const auto& a : select->aggregates) ColumnsUsed(a.arg.get(), &needed);
+  // A sort breaks ties by primary key (a total order for tokens).
+  if (has_order) {
+    for (const KeyColumn& k : select->table->primary_key) {
+      needed.insert(k.column);
+    }
+  }
 
   const bool streams = !select->aggregate && !select->distinct;
   int64_t limit_hint = -1;
@@ -626,17 +635,12 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
   }
   if (has_order && !order) ordered = false;
 
-  bool repeats = false;
-  for (const PlanNode* n = root.get(); n;
-       n = n->children.empty() ? nullptr : n->children[0].get()) {
-    if (n->kind == Kind::kDistinctKeys) repeats = true;
-  }
   const bool sorting = has_order && !ordered;
   if (select->aggregate) {
     *mode = TokenMode::kDone;
   } else if (sorting) {
     *mode = TokenMode::kSortKey;
-  } else if (select->distinct || repeats) {
+  } else if (select->distinct) {
     *mode = TokenMode::kSkip;
   } else {
     *mode = TokenMode::kStream;

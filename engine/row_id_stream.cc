@@ -1,7 +1,6 @@
 #include "engine/row_id_stream.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "indexes/row_format.h"
 
@@ -385,45 +384,6 @@ class SortedStream : public RowIdStream {
   Status status_;
 };
 
-class DistinctStream : public RowIdStream {
- public:
-  explicit DistinctStream(std::unique_ptr<RowIdStream> child)
-      : child_(std::move(child)) {
-    Skip();
-  }
-  bool Valid() const override { return child_->Valid(); }
-  std::string_view pk() const override { return child_->pk(); }
-  std::string_view entry_key() const override { return child_->entry_key(); }
-  std::string_view entry_value() const override {
-    return child_->entry_value();
-  }
-  bool position_is_entry() const override {
-    return child_->position_is_entry();
-  }
-  void SeekAfterEntry(std::string_view key) override {
-    child_->SeekAfterEntry(key);
-    Skip();
-  }
-  void Next() override {
-    child_->Next();
-    Skip();
-  }
-  void Seek(std::string_view target) override {
-    child_->Seek(target);
-    Skip();
-  }
-  Status status() const override { return child_->status(); }
-
- private:
-  void Skip() {
-    while (child_->Valid() && !seen_.emplace(child_->pk()).second) {
-      child_->Next();
-    }
-  }
-  std::unique_ptr<RowIdStream> child_;
-  std::unordered_set<std::string> seen_;
-};
-
 class SkipStream : public RowIdStream {
  public:
   SkipStream(std::unique_ptr<RowIdStream> child, int64_t n)
@@ -466,17 +426,58 @@ bool StreamPosition(const RowIdStream& ids, ResumePoint::Kind* kind,
   return true;
 }
 
+// Whether `entry` is the first (smallest) of the entries `row` owns in the
+// index of `path` that lie inside the path's spans: the one entry at which a
+// scan that can meet the row several times returns it. The rule depends only
+// on the row and the entry, so a scan resumed at any entry still returns
+// each row exactly once.
+bool IsFirstEntry(const TableSchema& table, const AccessPath& path,
+                  const Row& row, std::string_view entry) {
+  std::vector<rows::IndexEntry> entries;
+  rows::IndexEntriesForRow(table, *path.index, row, &entries);
+  for (const rows::IndexEntry& e : entries) {
+    if (e.key >= entry) continue;
+    // Spans are sorted by lo and disjoint: the candidate span is the last
+    // one starting at or before the key.
+    auto it = std::upper_bound(
+        path.spans.begin(), path.spans.end(), e.key,
+        [](const std::string& k, const KeySpan& s) { return k < s.lo; });
+    if (it != path.spans.begin() && e.key < std::prev(it)->hi) return false;
+  }
+  return true;
+}
+
 class Fetch : public RowSource {
  public:
   Fetch(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
-        std::unique_ptr<RowIdStream> ids, NodeStats* stats)
+        std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+        const AccessPath* first_entry_of)
       : ctx_(ctx),
         table_(std::move(table)),
         ids_(std::move(ids)),
         stats_(stats),
+        first_entry_of_(first_entry_of),
         prefix_(rows::IdPrefix(table_->id)) {}
 
   bool Next(Row* row) override {
+    while (FetchNext(row)) {
+      if (first_entry_of_ == nullptr ||
+          IsFirstEntry(*table_, *first_entry_of_, *row, ids_->entry_key())) {
+        if (stats_) ++stats_->rows;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return started_ && StreamPosition(*ids_, kind, key);
+  }
+  Status status() const override {
+    return status_.ok() ? ids_->status() : status_;
+  }
+
+ private:
+  bool FetchNext(Row* row) {
     // Advance lazily, so a LIMIT that stops pulling reads no key too many.
     if (started_) ids_->Next();
     started_ = true;
@@ -505,23 +506,15 @@ class Fetch : public RowSource {
       }
       status_ = rows::DecodeRow(*table_, it_->key(), it_->value(), row);
     }
-    if (!status_.ok()) return false;
-    if (stats_) ++stats_->rows;
-    return true;
-  }
-  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
-    return started_ && StreamPosition(*ids_, kind, key);
-  }
-  Status status() const override {
-    return status_.ok() ? ids_->status() : status_;
+    return status_.ok();
   }
 
- private:
   bool started_ = false;
   ExecContext* ctx_;
   std::shared_ptr<const TableSchema> table_;
   std::unique_ptr<RowIdStream> ids_;
   NodeStats* stats_;
+  const AccessPath* first_entry_of_;
   std::string prefix_;
   std::string key_;
   std::unique_ptr<KvIterator> it_;
@@ -664,11 +657,6 @@ std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
   return std::make_unique<SortedStream>(std::move(child), stats);
 }
 
-std::unique_ptr<RowIdStream> NewDistinctStream(
-    std::unique_ptr<RowIdStream> child) {
-  return std::make_unique<DistinctStream>(std::move(child));
-}
-
 std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
                                            int64_t n) {
   return std::make_unique<SkipStream>(std::move(child), n);
@@ -677,8 +665,10 @@ std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
 std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
                                     std::shared_ptr<const TableSchema> table,
                                     std::unique_ptr<RowIdStream> ids,
-                                    NodeStats* stats) {
-  return std::make_unique<Fetch>(ctx, std::move(table), std::move(ids), stats);
+                                    NodeStats* stats,
+                                    const AccessPath* first_entry_of) {
+  return std::make_unique<Fetch>(ctx, std::move(table), std::move(ids), stats,
+                                 first_entry_of);
 }
 
 std::unique_ptr<RowSource> NewIndexOnly(

@@ -72,21 +72,20 @@ std::unique_ptr<RowIdStream> NewIntersectStream(
 std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
                                              NodeStats* stats);
 
-// Drops keys seen before (keeps the input order); for scans that can meet a
-// row more than once (multi-valued indexes).
-std::unique_ptr<RowIdStream> NewDistinctStream(
-    std::unique_ptr<RowIdStream> child);
-
 // Skips the first `n` keys without reading rows (OFFSET on an exact scan).
 std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
                                            int64_t n);
 
-// Fetches the row of each key (in batches through one iterator), giving
-// full rows of `table`.
+// Fetches the row of each key through one iterator, giving full rows of
+// `table`. With `first_entry_of` (the path of a single scan that can meet a
+// row more than once: a multi-valued index), a row is returned only at its
+// first entry inside the path's spans, so each row comes out once; the rule
+// is stateless, so continuation tokens keep the entry as their position.
 std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
                                     std::shared_ptr<const TableSchema> table,
                                     std::unique_ptr<RowIdStream> ids,
-                                    NodeStats* stats);
+                                    NodeStats* stats,
+                                    const AccessPath* first_entry_of = nullptr);
 
 // Builds rows from index entries alone: the index key columns (whose key
 // form decodes to the value), INCLUDE columns and primary-key columns.
