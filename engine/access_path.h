@@ -46,6 +46,14 @@ struct AccessPath {
   double range_selectivity = 1.0;  // of the range column, estimated
 };
 
+// Whether a scan of `path` merges its spans into one pk-sorted stream: a
+// pk-sorted path over a secondary index with several spans (each span fixes
+// every index column, so each is in primary-key order on its own). Its
+// position is then a primary key, not an entry.
+inline bool MergesSpans(const AccessPath& path) {
+  return path.index != nullptr && path.pk_sorted && path.spans.size() > 1;
+}
+
 // The best access path over `index` (null: the primary key) for the AND of
 // `terms`, or a path with no spans when no leading column is constrained.
 AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,

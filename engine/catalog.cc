@@ -263,6 +263,8 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     WriteBatch batch;
     batch.Put(std::string(kFormatKey), std::string(kFormatVersion));
     batch.Put(std::string(kIcuKey), IcuVersion());
+    state.token_key = NewTokenKey();
+    batch.Put(std::string(kTokenKeyKey), state.token_key);
     PutNextId(1, &batch);
     LQ_RETURN_IF_ERROR(store->Write(batch, true));
     return state;
@@ -273,6 +275,20 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
                                 " is not supported by this build (it reads "
                                 "version " +
                                 std::string(kFormatVersion) + ")");
+  }
+  s = store->Get(nullptr, kTokenKeyKey, &state.token_key);
+  if (s.code() == Status::Code::kNotFound ||
+      (s.ok() && state.token_key.size() != kTokenKeyBytes)) {
+    // Databases made before tokens were authenticated get their secret now
+    // (a read-only one for this session only).
+    state.token_key = NewTokenKey();
+    if (!read_only) {
+      WriteBatch batch;
+      batch.Put(std::string(kTokenKeyKey), state.token_key);
+      LQ_RETURN_IF_ERROR(store->Write(batch, true));
+    }
+  } else {
+    LQ_RETURN_IF_ERROR(s);
   }
   std::string next;
   LQ_RETURN_IF_ERROR(store->Get(nullptr, kNextIdKey, &next));

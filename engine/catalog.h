@@ -30,6 +30,9 @@ inline constexpr std::string_view kIndexPrefix =
     std::string_view("\0index\0", 7);
 inline constexpr std::string_view kStatsPrefix =
     std::string_view("\0stats\0", 7);
+// The secret continuation tokens are authenticated with (continuation.h).
+inline constexpr std::string_view kTokenKeyKey =
+    std::string_view("\0token_key", 10);
 // Present while CREATE INDEX backfills; its index is dropped on open.
 inline constexpr std::string_view kBuildingPrefix =
     std::string_view("\0building\0", 10);
@@ -48,6 +51,8 @@ struct CatalogState {
   // A fingerprint of every table and index definition: equal exactly when
   // the schema is the same, also across reopening the database.
   uint64_t version = 0;
+  // The per-database secret of continuation tokens (kTokenKeyBytes bytes).
+  std::string token_key;
 
   const TableSchema* FindTable(const std::string& name) const {
     auto it = tables.find(name);

@@ -7,115 +7,10 @@
 namespace levelql {
 namespace {
 
-// A cursor over the rows of a SELECT. Owns everything its operators point
-// at; `exec` is declared last so its operators are destroyed first.
-class SelectCursor : public Cursor {
- public:
-  struct State {
-    std::shared_ptr<const CatalogState> catalog;
-    BoundSelect bound;
-    std::vector<Value> params;
-    ResumePoint resume;          // the token resumed from, if any
-    uint64_t fingerprint = 0;    // of the statement and its parameters
-    int64_t emitted_before = 0;  // rows returned before this cursor
-    ExecContext ctx;
-    SelectExecution exec;
-  };
-
-  explicit SelectCursor(std::unique_ptr<State> state)
-      : state_(std::move(state)) {
-    names_ = state_->bound.output_names;
-    types_ = state_->bound.output_types;
-  }
-
-  bool Next() override {
-    if (!state_->exec.root->Next(&full_)) return false;
-    ++emitted_;
-    row_.assign(full_.begin(), full_.begin() + state_->exec.width);
-    return true;
-  }
-
-  std::string ContinuationToken() const override {
-    if (emitted_ == 0 && state_->emitted_before == 0) return {};
-    ResumePoint p;
-    p.fingerprint = state_->fingerprint;
-    p.schema_version = state_->catalog->version;
-    p.emitted = state_->emitted_before + emitted_;
-    switch (state_->exec.token_mode) {
-      case TokenMode::kDone:
-        p.kind = ResumePoint::Kind::kDone;
-        break;
-      case TokenMode::kSkip:
-        p.kind = ResumePoint::Kind::kSkip;
-        break;
-      case TokenMode::kSortKey: {
-        p.kind = ResumePoint::Kind::kSortKey;
-        const PlanNode* n = state_->exec.plan.get();
-        while (n && n->kind != PlanNode::Kind::kSort &&
-               n->kind != PlanNode::Kind::kTopK) {
-          n = n->children.empty() ? nullptr : n->children[0].get();
-        }
-        if (!n) return {};
-        for (const SortKey& k : n->sort_keys)
-          p.sort_key.push_back(full_[k.column]);
-        break;
-      }
-      case TokenMode::kStream:
-        if (emitted_ == 0) {
-          p = state_->resume;  // nothing read yet: same position
-        } else if (!state_->exec.root->Position(&p.kind, &p.key)) {
-          p.kind = ResumePoint::Kind::kSkip;
-        }
-        break;
-    }
-    return EncodeToken(p);
-  }
-  const Row& row() const override { return row_; }
-  const std::vector<std::string>& column_names() const override {
-    return names_;
-  }
-  const std::vector<Type>& column_types() const override { return types_; }
-  Status status() const override { return state_->exec.root->status(); }
-
- private:
-  std::unique_ptr<State> state_;
-  std::vector<std::string> names_;
-  std::vector<Type> types_;
-  Row full_;
-  Row row_;
-  int64_t emitted_ = 0;
-};
-
-// A cursor over rows computed up front (EXPLAIN, PRAGMA, DML results).
-class ValuesCursor : public Cursor {
- public:
-  ValuesCursor(std::vector<std::string> names, std::vector<Row> rows)
-      : names_(std::move(names)),
-        types_(names_.size(), Type::kNull),
-        rows_(std::move(rows)) {}
-  bool Next() override {
-    if (pos_ >= rows_.size()) return false;
-    row_ = std::move(rows_[pos_++]);
-    return true;
-  }
-  const Row& row() const override { return row_; }
-  const std::vector<std::string>& column_names() const override {
-    return names_;
-  }
-  const std::vector<Type>& column_types() const override { return types_; }
-  Status status() const override { return Status::OK(); }
-
- private:
-  std::vector<std::string> names_;
-  std::vector<Type> types_;
-  std::vector<Row> rows_;
-  size_t pos_ = 0;
-  Row row_;
-};
-
 class PreparedStatement : public levelql::Statement {
  public:
-  PreparedStatement(DatabaseImpl* db, parser::Statement stmt)
+  PreparedStatement(DatabaseImpl* db,
+                    std::shared_ptr<const parser::Statement> stmt)
       : db_(db), stmt_(std::move(stmt)) {}
 
   Result<std::unique_ptr<Cursor>> Query(const Params& params) override {
@@ -135,22 +30,21 @@ class PreparedStatement : public levelql::Statement {
     return db_->Resume(stmt_, token, params);
   }
   int parameter_count() const override {
-    Result<ParamSlots> slots = db_->Slots(stmt_);
+    Result<ParamSlots> slots = db_->Slots(*stmt_);
     return slots.ok() ? slots->count : 0;
   }
   std::vector<std::string> parameter_names() const override {
-    Result<ParamSlots> slots = db_->Slots(stmt_);
+    Result<ParamSlots> slots = db_->Slots(*stmt_);
     return slots.ok() ? slots->names : std::vector<std::string>{};
   }
 
  private:
   DatabaseImpl* db_;
-  parser::Statement stmt_;
+  std::shared_ptr<const parser::Statement> stmt_;
 };
 
-std::unique_ptr<Cursor> EmptyCursor() {
-  return std::make_unique<ValuesCursor>(std::vector<std::string>{},
-                                        std::vector<Row>{});
+std::shared_ptr<const parser::Statement> Shared(parser::Statement stmt) {
+  return std::make_shared<const parser::Statement>(std::move(stmt));
 }
 
 }  // namespace
@@ -277,9 +171,10 @@ Status DatabaseImpl::Commit(const WriteBatch& batch) {
 Status DatabaseImpl::Execute(std::string_view sql) {
   LQ_ASSIGN_OR_RETURN(std::vector<parser::Statement> stmts,
                       parser::ParseScript(sql));
-  for (const parser::Statement& stmt : stmts) {
+  for (parser::Statement& stmt : stmts) {
     int64_t affected = 0;
-    LQ_ASSIGN_OR_RETURN(auto cursor, Run(stmt, Params(), &affected));
+    LQ_ASSIGN_OR_RETURN(auto cursor,
+                        Run(Shared(std::move(stmt)), Params(), &affected));
     while (cursor->Next()) {
     }
     LQ_RETURN_IF_ERROR(cursor->status());
@@ -291,7 +186,8 @@ Result<ExecResult> DatabaseImpl::Execute(std::string_view sql,
                                          const Params& params) {
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   int64_t affected = 0;
-  LQ_ASSIGN_OR_RETURN(auto cursor, Run(stmt, params, &affected));
+  LQ_ASSIGN_OR_RETURN(auto cursor,
+                      Run(Shared(std::move(stmt)), params, &affected));
   while (cursor->Next()) {
   }
   LQ_RETURN_IF_ERROR(cursor->status());
@@ -302,29 +198,30 @@ Result<std::unique_ptr<levelql::Statement>> DatabaseImpl::Prepare(
     std::string_view sql) {
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   return std::unique_ptr<levelql::Statement>(
-      std::make_unique<PreparedStatement>(this, std::move(stmt)));
+      std::make_unique<PreparedStatement>(this, Shared(std::move(stmt))));
 }
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Query(std::string_view sql,
                                                     const Params& params) {
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   int64_t affected = 0;
-  return Run(stmt, params, &affected);
+  return Run(Shared(std::move(stmt)), params, &affected);
 }
 
 Result<std::string> DatabaseImpl::Explain(std::string_view sql,
                                           const Params& params) {
-  LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
-  const parser::Statement* target = &stmt;
+  LQ_ASSIGN_OR_RETURN(parser::Statement parsed, parser::ParseStatement(sql));
+  auto stmt = Shared(std::move(parsed));
+  const parser::Statement* target = stmt.get();
   Mode mode = Mode::kExplain;
-  if (auto* e = std::get_if<parser::Explain>(&stmt.node)) {
+  if (auto* e = std::get_if<parser::Explain>(&stmt->node)) {
     target = e->statement.get();
     if (e->analyze) mode = Mode::kExplainAnalyze;
   }
-  auto* select = std::get_if<parser::Select>(&target->node);
-  if (!select) return ExplainWrite(*target, params);
-  LQ_ASSIGN_OR_RETURN(auto cursor,
-                      RunSelect(*target, *select, params, mode, nullptr));
+  if (!std::holds_alternative<parser::Select>(target->node)) {
+    return ExplainWrite(*target, params);
+  }
+  LQ_ASSIGN_OR_RETURN(auto cursor, RunSelect(stmt, params, mode));
   std::string out;
   while (cursor->Next()) {
     out += cursor->row()[0].text();
@@ -338,23 +235,6 @@ RuleSet DatabaseImpl::rules() {
   std::lock_guard<std::mutex> lock(settings_mu_);
   return settings_.rules;
 }
-
-namespace {
-
-std::unique_ptr<Cursor> PlanCursor(const std::string& text) {
-  std::vector<Row> rows;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    rows.push_back({Value::Text(text.substr(start, end - start))});
-    start = end + 1;
-  }
-  return std::make_unique<ValuesCursor>(std::vector<std::string>{"plan"},
-                                        std::move(rows));
-}
-
-}  // namespace
 
 Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
                                                const Params& params) {
@@ -395,102 +275,108 @@ Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
 }
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Resume(
-    const parser::Statement& stmt, const std::string& token,
+    std::shared_ptr<const parser::Statement> stmt, const std::string& token,
     const Params& params) {
-  auto* select = std::get_if<parser::Select>(&stmt.node);
-  if (!select) {
+  if (!std::holds_alternative<parser::Select>(stmt->node)) {
     return Status::InvalidArgument("only a SELECT can be resumed");
   }
-  return RunSelect(stmt, *select, params, Mode::kRun, &token);
+  LQ_ASSIGN_OR_RETURN(ResumePoint resume,
+                      DecodeToken(token, catalog()->token_key));
+  LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
+                      StartSelectRun(std::move(stmt), params, &resume));
+  return std::unique_ptr<Cursor>(
+      std::make_unique<SelectCursor>(this, std::move(run)));
 }
 
-Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
-    const parser::Statement& stmt, const parser::Select& select,
-    const Params& params, Mode mode, const std::string* token) {
-  auto state = std::make_unique<SelectCursor::State>();
-  state->catalog = catalog();
-  Binder binder(state->catalog);
-  LQ_ASSIGN_OR_RETURN(state->bound, binder.BindSelect(select));
-  LQ_ASSIGN_OR_RETURN(state->params, BindParams(binder.params(), params));
+Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
+    std::shared_ptr<const parser::Statement> stmt, const Params& params,
+    const ResumePoint* resume, int64_t backward_rows) {
+  auto run = std::make_unique<SelectRun>();
+  run->catalog = catalog();
+  run->stmt = std::move(stmt);
+  run->api_params = params;
+  const parser::Statement* target = run->stmt.get();
+  if (auto* e = std::get_if<parser::Explain>(&target->node)) {
+    target = e->statement.get();
+  }
+  const auto& select = std::get<parser::Select>(target->node);
+  Binder binder(run->catalog);
+  LQ_ASSIGN_OR_RETURN(run->bound, binder.BindSelect(select));
+  LQ_ASSIGN_OR_RETURN(run->params, BindParams(binder.params(), params));
   std::string param_bytes;
-  for (const Value& v : state->params) {
+  for (const Value& v : run->params) {
     keys::EncodeValue(v, keys::Direction::kAsc, &param_bytes);
   }
-  state->fingerprint = Fingerprint(param_bytes, Fingerprint(stmt.text));
-  state->ctx = NewContext(&state->params);
-  if (token) {
-    LQ_ASSIGN_OR_RETURN(state->resume, DecodeToken(*token));
-    if (state->resume.fingerprint != state->fingerprint) {
+  run->fingerprint = Fingerprint(param_bytes, Fingerprint(target->text));
+  run->ctx = NewContext(&run->params);
+  if (resume) {
+    if (resume->fingerprint != run->fingerprint) {
       return Status::InvalidArgument(
           "continuation token belongs to another query or other parameter "
           "values");
     }
-    if (state->resume.schema_version != state->catalog->version) {
+    if (resume->schema_version != run->catalog->version) {
       return Status::InvalidArgument(
           "continuation token predates a schema change; restart the query");
     }
-    state->emitted_before = state->resume.emitted;
-    state->ctx.resume = &state->resume;
+    run->start = *resume;
+    // A token at the start is the query from its beginning.
+    if (resume->kind != ResumePoint::Kind::kStart) {
+      run->ctx.resume = &run->start;
+    }
   }
-  LQ_ASSIGN_OR_RETURN(state->exec,
-                      BuildSelect(&state->bound, &state->ctx, rules()));
-  if (token) {
-    using K = ResumePoint::Kind;
-    K kind = state->resume.kind;
-    bool fits = false;
-    switch (state->exec.token_mode) {
-      case TokenMode::kStream:
-        fits = kind == K::kEntry || kind == K::kPk;
-        break;
-      case TokenMode::kSortKey:
-        fits = kind == K::kSortKey;
-        break;
-      case TokenMode::kSkip:
-        fits = kind == K::kSkip;
-        break;
-      case TokenMode::kDone:
-        fits = kind == K::kDone;
-        break;
-    }
-    if (!fits) {
-      return Status::InvalidArgument(
-          "the query's plan changed since the continuation token was made; "
-          "restart the query");
-    }
+  LQ_ASSIGN_OR_RETURN(
+      PlannedSelect planned,
+      PlanSelectRun(&run->bound, run->ctx, rules(), backward_rows));
+  if (run->ctx.resume && (planned.order_signature != resume->order_signature ||
+                          !TokenFitsMode(resume->kind, planned.token_mode))) {
+    return Status::InvalidArgument(
+        "the query's plan reads rows in another order than when the "
+        "continuation token was made (ANALYZE, PRAGMA disable_rules or "
+        "another setting changed it); restart the query");
+  }
+  run->exec = StartSelect(std::move(planned), run->bound, &run->ctx);
+  if (!resume) run->start = run->Point(ResumePoint::Kind::kStart, 0);
+  return run;
+}
+
+Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
+    std::shared_ptr<const parser::Statement> stmt, const Params& params,
+    Mode mode) {
+  LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
+                      StartSelectRun(std::move(stmt), params, nullptr));
+  if (mode == Mode::kRun) {
+    return std::unique_ptr<Cursor>(
+        std::make_unique<SelectCursor>(this, std::move(run)));
   }
   if (mode == Mode::kExplainAnalyze) {
     Row row;
-    while (state->exec.root->Next(&row)) {
+    while (run->exec.root->Next(&row)) {
     }
-    LQ_RETURN_IF_ERROR(state->exec.root->status());
-    for (PlanNode* n = state->exec.plan.get(); n;
+    LQ_RETURN_IF_ERROR(run->exec.root->status());
+    for (PlanNode* n = run->exec.plan.get(); n;
          n = n->children.empty() ? nullptr : n->children[0].get()) {
       if (n->kind == PlanNode::Kind::kSort) {
-        n->stats.spilled_runs = state->ctx.spilled_runs;
+        n->stats.spilled_runs = run->ctx.spilled_runs;
       }
     }
   }
-  if (mode != Mode::kRun) {
-    return PlanCursor(
-        RenderPlan(*state->exec.plan, mode == Mode::kExplainAnalyze));
-  }
-  return std::unique_ptr<Cursor>(
-      std::make_unique<SelectCursor>(std::move(state)));
+  return PlanCursor(RenderPlan(*run->exec.plan, mode == Mode::kExplainAnalyze));
 }
 
-Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(const parser::Statement& stmt,
-                                                  const Params& params,
-                                                  int64_t* affected) {
+Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
+    std::shared_ptr<const parser::Statement> shared, const Params& params,
+    int64_t* affected) {
   *affected = 0;
+  const parser::Statement& stmt = *shared;
   const auto& node = stmt.node;
-  if (auto* s = std::get_if<parser::Select>(&node)) {
-    return RunSelect(stmt, *s, params, Mode::kRun, nullptr);
+  if (std::holds_alternative<parser::Select>(node)) {
+    return RunSelect(std::move(shared), params, Mode::kRun);
   }
   if (auto* e = std::get_if<parser::Explain>(&node)) {
-    if (auto* s = std::get_if<parser::Select>(&e->statement->node)) {
-      return RunSelect(*e->statement, *s, params,
-                       e->analyze ? Mode::kExplainAnalyze : Mode::kExplain,
-                       nullptr);
+    if (std::holds_alternative<parser::Select>(e->statement->node)) {
+      return RunSelect(std::move(shared), params,
+                       e->analyze ? Mode::kExplainAnalyze : Mode::kExplain);
     }
     LQ_ASSIGN_OR_RETURN(std::string text, ExplainWrite(*e->statement, params));
     return PlanCursor(text);

@@ -15,6 +15,7 @@
 #include "engine/catalog.h"
 #include "engine/executor.h"
 #include "engine/rules.h"
+#include "engine/select_cursor.h"
 #include "levelql/database.h"
 #include "parser/parser.h"
 
@@ -47,12 +48,19 @@ class DatabaseImpl : public Database {
 
   // Runs one parsed statement. Statements that return rows give a cursor;
   // others give a cursor with no columns and set *affected.
-  Result<std::unique_ptr<Cursor>> Run(const parser::Statement& stmt,
-                                      const Params& params, int64_t* affected);
+  Result<std::unique_ptr<Cursor>> Run(
+      std::shared_ptr<const parser::Statement> stmt, const Params& params,
+      int64_t* affected);
   // Resumes a SELECT after the row a continuation token was taken at.
-  Result<std::unique_ptr<Cursor>> Resume(const parser::Statement& stmt,
-                                         const std::string& token,
-                                         const Params& params);
+  Result<std::unique_ptr<Cursor>> Resume(
+      std::shared_ptr<const parser::Statement> stmt, const std::string& token,
+      const Params& params);
+  // Binds, plans and starts one run of a SELECT (`stmt` holds it, maybe in
+  // an EXPLAIN), after `resume` when given (its query, schema and plan
+  // order are checked), or reading `backward_rows` rows backwards from it.
+  Result<std::unique_ptr<SelectRun>> StartSelectRun(
+      std::shared_ptr<const parser::Statement> stmt, const Params& params,
+      const ResumePoint* resume, int64_t backward_rows = 0);
 
   std::shared_ptr<const CatalogState> catalog() const;
   // The parameter slots of a statement (binds it against the catalog).
@@ -60,10 +68,9 @@ class DatabaseImpl : public Database {
 
  private:
   enum class Mode { kRun, kExplain, kExplainAnalyze };
-  Result<std::unique_ptr<Cursor>> RunSelect(const parser::Statement& stmt,
-                                            const parser::Select& select,
-                                            const Params& params, Mode mode,
-                                            const std::string* token);
+  Result<std::unique_ptr<Cursor>> RunSelect(
+      std::shared_ptr<const parser::Statement> stmt, const Params& params,
+      Mode mode);
   Result<std::string> ExplainWrite(const parser::Statement& stmt,
                                    const Params& params);
   RuleSet rules();

@@ -70,26 +70,41 @@ Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
   return v.int_value();
 }
 
-Result<SelectExecution> BuildSelect(BoundSelect* select, ExecContext* ctx,
-                                    const RuleSet& rules) {
-  SelectExecution exec;
+Result<PlannedSelect> PlanSelectRun(BoundSelect* select, const ExecContext& ctx,
+                                    const RuleSet& rules,
+                                    int64_t backward_rows) {
   int64_t limit = -1, offset = 0;
   if (select->limit) {
-    LQ_ASSIGN_OR_RETURN(limit, EvaluateCount(*select->limit, *ctx, "LIMIT"));
+    LQ_ASSIGN_OR_RETURN(limit, EvaluateCount(*select->limit, ctx, "LIMIT"));
   }
   if (select->offset) {
-    LQ_ASSIGN_OR_RETURN(offset, EvaluateCount(*select->offset, *ctx, "OFFSET"));
+    LQ_ASSIGN_OR_RETURN(offset, EvaluateCount(*select->offset, ctx, "OFFSET"));
   }
   PlannerInput input;
   input.rules = &rules;
-  input.params = ctx->params;
-  input.stats = ctx->stats ? ctx->stats(*select->table) : nullptr;
-  input.resume = ctx->resume;
-  LQ_ASSIGN_OR_RETURN(
-      exec.plan, PlanSelect(select, limit, offset, input, &exec.token_mode));
-  exec.root = BuildOperators(exec.plan.get(), ctx, select->table);
-  exec.width = select->outputs.size();
+  input.params = ctx.params;
+  input.stats = ctx.stats ? ctx.stats(*select->table) : nullptr;
+  input.resume = ctx.resume;
+  input.backward_rows = backward_rows;
+  return PlanSelect(select, limit, offset, input);
+}
+
+SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
+                            ExecContext* ctx) {
+  SelectExecution exec;
+  exec.plan = std::move(planned.plan);
+  exec.token_mode = planned.token_mode;
+  exec.order_signature = planned.order_signature;
+  exec.root = BuildOperators(exec.plan.get(), ctx, select.table);
+  exec.width = select.outputs.size();
   return exec;
+}
+
+Result<SelectExecution> BuildSelect(BoundSelect* select, ExecContext* ctx,
+                                    const RuleSet& rules) {
+  LQ_ASSIGN_OR_RETURN(PlannedSelect planned,
+                      PlanSelectRun(select, *ctx, rules));
+  return StartSelect(std::move(planned), *select, ctx);
 }
 
 std::unique_ptr<PlanNode> PlanWriteRows(std::shared_ptr<const TableSchema> t,

@@ -25,11 +25,20 @@ struct SelectExecution {
   std::unique_ptr<PlanNode> plan;
   std::unique_ptr<RowSource> root;  // rows are [outputs..., sort keys...]
   size_t width = 0;                 // visible output columns
-  TokenMode token_mode = TokenMode::kSkip;
+  TokenMode token_mode = TokenMode::kStream;
+  uint64_t order_signature = 0;  // what its tokens' positions refer to
 };
 
-// Plans and builds a SELECT. `select` is normalized in place and must
-// outlive the execution.
+// Plans a SELECT: evaluates LIMIT and OFFSET, reads the table's statistics
+// and ctx->resume. `select` is normalized in place and must outlive the
+// plan. `backward_rows` > 0 plans a backward read (planner.h).
+Result<PlannedSelect> PlanSelectRun(BoundSelect* select, const ExecContext& ctx,
+                                    const RuleSet& rules,
+                                    int64_t backward_rows = 0);
+// Builds the operators of a planned SELECT.
+SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
+                            ExecContext* ctx);
+// Both, for statements that read a SELECT (INSERT ... SELECT).
 Result<SelectExecution> BuildSelect(BoundSelect* select, ExecContext* ctx,
                                     const RuleSet& rules);
 

@@ -10,21 +10,36 @@ namespace {
 
 class TableScan : public RowSource {
  public:
-  TableScan(ExecContext* ctx, std::shared_ptr<const TableSchema> table)
-      : ctx_(ctx), table_(std::move(table)) {
+  TableScan(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+            bool reverse)
+      : ctx_(ctx), table_(std::move(table)), reverse_(reverse) {
     prefix_ = rows::IdPrefix(table_->id);
     it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
     const ResumePoint* r = ctx_->resume;
-    if (r && r->kind == ResumePoint::Kind::kEntry && r->key > prefix_) {
-      it_->Seek(r->key + std::string(1, '\0'));  // right after the row
+    const bool resume = r && r->kind == ResumePoint::Kind::kEntry;
+    if (!reverse_) {
+      // Right after the row, or the first row.
+      it_->Seek(resume ? r->key + std::string(1, '\0') : prefix_);
     } else {
-      it_->Seek(prefix_);
+      // The last row before it, or the last row.
+      it_->Seek(resume ? r->key : keys::PrefixSuccessor(prefix_));
+      if (it_->Valid()) {
+        it_->Prev();
+      } else if (it_->status().ok()) {
+        it_->SeekToLast();
+      }
     }
     ++ctx_->seeks;
   }
   bool Next(Row* row) override {
     // Advance lazily: the iterator stays on the row last returned.
-    if (started_ && it_->Valid()) it_->Next();
+    if (started_ && it_->Valid()) {
+      if (reverse_) {
+        it_->Prev();
+      } else {
+        it_->Next();
+      }
+    }
     started_ = true;
     if (!status_.ok() || !it_->Valid()) {
       if (status_.ok()) status_ = it_->status();
@@ -55,6 +70,7 @@ class TableScan : public RowSource {
   bool started_ = false;
   ExecContext* ctx_;
   std::shared_ptr<const TableSchema> table_;
+  bool reverse_;
   std::string prefix_;
   std::unique_ptr<KvIterator> it_;
   Status status_;
@@ -378,8 +394,8 @@ int CompareRows(const Row& a, const Row& b, const std::vector<SortKey>& keys) {
 }
 
 std::unique_ptr<RowSource> NewTableScan(
-    ExecContext* ctx, std::shared_ptr<const TableSchema> table) {
-  return std::make_unique<TableScan>(ctx, std::move(table));
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table, bool reverse) {
+  return std::make_unique<TableScan>(ctx, std::move(table), reverse);
 }
 std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,
                                      std::unique_ptr<RowSource> input,

@@ -71,9 +71,10 @@ class RowSource {
   }
 };
 
-// Every row of `table` in primary-key order.
+// Every row of `table` in primary-key order (descending with `reverse`).
 std::unique_ptr<RowSource> NewTableScan(
-    ExecContext* ctx, std::shared_ptr<const TableSchema> table);
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+    bool reverse = false);
 // Rows of `input` for which `predicate` is TRUE. The predicate must outlive
 // the operator.
 std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,

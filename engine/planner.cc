@@ -477,7 +477,7 @@ std::unique_ptr<RowIdStream> BuildKeys(PlanNode* node, ExecContext* ctx,
     }
     case Kind::kSortKeys:
       return NewSortedStream(BuildKeys(node->children[0].get(), ctx, t),
-                             &node->stats);
+                             node->reverse, &node->stats);
     case Kind::kSkip:
       return NewSkipStream(BuildKeys(node->children[0].get(), ctx, t),
                            node->count);
@@ -513,9 +513,7 @@ std::unique_ptr<RowIdStream> Resumed(std::unique_ptr<RowIdStream> ids,
   if (r->kind == ResumePoint::Kind::kEntry && ids->position_is_entry()) {
     ids->SeekAfterEntry(r->key);
   } else if (r->kind == ResumePoint::Kind::kPk) {
-    std::string after = r->key;
-    after.push_back('\0');
-    if (ids->Valid() && ids->pk() < after) ids->Seek(after);
+    SeekAfterPk(ids.get(), r->key);
   }
   return ids;
 }
@@ -533,7 +531,7 @@ std::unique_ptr<RowSource> BuildOperators(
       out = NewValues({});
       break;
     case Kind::kTableScan:
-      out = NewTableScan(ctx, t);
+      out = NewTableScan(ctx, t, node->reverse);
       break;
     case Kind::kFetch:
       return NewFetch(
@@ -577,10 +575,35 @@ std::unique_ptr<RowSource> BuildOperators(
   return std::make_unique<Counted>(std::move(out), &node->stats);
 }
 
-Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
-                                             int64_t offset,
-                                             const PlannerInput& input,
-                                             TokenMode* mode) {
+namespace {
+
+// Reverses every scan and sort of a plan, for a backward read: the rows
+// come in exactly the opposite order.
+void ReversePlan(PlanNode* node, const TableSchema& table) {
+  switch (node->kind) {
+    case Kind::kIndexScan:
+    case Kind::kTableScan:
+    case Kind::kSortKeys:
+      node->reverse = !node->reverse;
+      break;
+    case Kind::kSort:
+    case Kind::kTopK:
+    case Kind::kResumeAfter:
+      for (SortKey& k : node->sort_keys) k.desc = !k.desc;
+      break;
+    default:
+      break;
+  }
+  if (node->kind == Kind::kIndexScan) {
+    node->detail = ScanDetail(table, node->path, node->reverse);
+  }
+  for (auto& c : node->children) ReversePlan(c.get(), table);
+}
+
+}  // namespace
+
+Result<PlannedSelect> PlanSelect(BoundSelect* select, int64_t limit,
+                                 int64_t offset, const PlannerInput& input) {
   const ResumePoint* resume = input.resume;
   const RuleSet& rules = *input.rules;
   select->where =
@@ -635,15 +658,18 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
   }
   if (has_order && !order) ordered = false;
 
-  const bool sorting = has_order && !ordered;
+  // DISTINCT rows are identified by their values, not by a scan position:
+  // they are put in a total order (ORDER BY, then every output column), so a
+  // token can name the last one.
+  const bool distinct = select->distinct && !select->aggregate;
+  const bool sorting = (has_order && !ordered) || distinct;
+  PlannedSelect out;
   if (select->aggregate) {
-    *mode = TokenMode::kDone;
+    out.token_mode = TokenMode::kDone;
   } else if (sorting) {
-    *mode = TokenMode::kSortKey;
-  } else if (select->distinct) {
-    *mode = TokenMode::kSkip;
+    out.token_mode = TokenMode::kSortKey;
   } else {
-    *mode = TokenMode::kStream;
+    out.token_mode = TokenMode::kStream;
   }
 
   std::vector<const BoundExpr*> exprs;
@@ -661,7 +687,12 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
     }
     sort_keys.push_back(k);
   }
-  if (sorting) {
+  if (distinct) {
+    for (size_t i = 0; i < select->outputs.size(); ++i) {
+      sort_keys.push_back(
+          {static_cast<int>(i), false, CarriedCollation(*select->outputs[i])});
+    }
+  } else if (sorting) {
     // Ties are broken by primary key, so the order is total and a token
     // can name a position in it.
     select->hidden.clear();
@@ -683,11 +714,11 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
   // What is left to return when resuming.
   if (resume) {
     const int64_t done = resume->emitted;
-    if (*mode == TokenMode::kDone) {
+    if (out.token_mode == TokenMode::kDone) {
       limit = 0;
     } else {
       if (limit >= 0) limit = std::max<int64_t>(0, limit - done);
-      offset = *mode == TokenMode::kSkip ? offset + done : 0;
+      offset = 0;
     }
   }
   if (select->aggregate) {
@@ -723,8 +754,10 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
     }
     root = std::move(r);
   }
-  if (has_order && !ordered) {
-    std::string why = order ? "" : "(ORDER BY an expression)";
+  if (sorting) {
+    std::string why = !has_order || ordered ? "(DISTINCT)"
+                      : order               ? ""
+                                            : "(ORDER BY an expression)";
     // A top-k heap holds limit + offset rows in memory; past kMaxTopK the
     // spilling sort is the safer choice.
     constexpr int64_t kMaxTopK = 100000;
@@ -756,7 +789,19 @@ Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
     }
     root = std::move(l);
   }
-  return root;
+  out.order_signature = OrderSignature(*root, out.token_mode);
+  if (input.backward_rows > 0) {
+    // The same plan read backwards from the resume position; the rows the
+    // query's LIMIT allows do not matter here, only the page size.
+    if (root->kind == Kind::kLimit) root = std::move(root->children[0]);
+    ReversePlan(root.get(), *select->table);
+    auto l = Wrap(Kind::kLimit, std::to_string(input.backward_rows),
+                  std::move(root));
+    l->count = input.backward_rows;
+    root = std::move(l);
+  }
+  out.plan = std::move(root);
+  return out;
 }
 
 std::unique_ptr<PlanNode> PlanRows(std::shared_ptr<const TableSchema> table,

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/binder.h"
+#include "engine/continuation.h"
 #include "engine/plan.h"
 #include "engine/rules.h"
 
@@ -26,23 +27,24 @@ struct PlannerInput {
   const std::vector<Value>* params = nullptr;
   const TableStats* stats = nullptr;    // from ANALYZE, or null
   const ResumePoint* resume = nullptr;  // resuming from a token
+  // > 0: plan a backward read of this many rows from `resume` (the rows
+  // before it, last first), for a previous-page token. The plan is the one a
+  // forward read would use, with every scan and sort reversed.
+  int64_t backward_rows = 0;
 };
 
-// How a plan's continuation tokens record their position.
-enum class TokenMode {
-  kStream,   // the access path's position (kEntry or kPk)
-  kSortKey,  // the sort values of the last row (plans that sort)
-  kSkip,     // a row count (DISTINCT without ORDER BY, repeated rows)
-  kDone,     // one-row results (aggregates)
+// A planned SELECT: the tree, and what its continuation tokens record.
+struct PlannedSelect {
+  std::unique_ptr<PlanNode> plan;
+  TokenMode token_mode = TokenMode::kStream;
+  uint64_t order_signature = 0;  // of the forward read (continuation.h)
 };
 
 // Plans a SELECT. Normalizes select->where in place; the plan points into
 // *select, which must outlive it. `limit`/`offset` are the statement's;
 // with input.resume they are adjusted to what is left.
-Result<std::unique_ptr<PlanNode>> PlanSelect(BoundSelect* select, int64_t limit,
-                                             int64_t offset,
-                                             const PlannerInput& input,
-                                             TokenMode* mode);
+Result<PlannedSelect> PlanSelect(BoundSelect* select, int64_t limit,
+                                 int64_t offset, const PlannerInput& input);
 
 // Plans the row source of an UPDATE or DELETE: the rows of `table` for which
 // `*where` holds (every row when null). Normalizes *where in place.

@@ -77,34 +77,59 @@ class SpanStream : public RowIdStream {
     Settle();
   }
 
+  bool reverse() const override { return reverse_; }
+
   void Seek(std::string_view target) override {
-    for (int i = 0; i < kStepsBeforeSeek && valid_ && pk_ < target; ++i) {
+    for (int i = 0; i < kStepsBeforeSeek && valid_ && Before(pk_, target);
+         ++i) {
       Next();
     }
-    while (valid_ && pk_ < target) {
+    while (valid_ && Before(pk_, target)) {
       const KeySpan& span = spans_[span_];
+      std::string key;
       if (index_ == nullptr) {
-        std::string key = rows::IdPrefix(table_->id);
-        key.append(target.data(), target.size());
+        key = rows::IdPrefix(table_->id);
+      } else if (!index_->unique || NullInSpan()) {
+        // A pk-sorted index span fixes every index column: its entries are
+        // span.lo followed by the pk components.
+        key = span.lo;
+      } else {
+        Next();  // a unique span holds at most one entry
+        continue;
+      }
+      key.append(target.data(), target.size());
+      if (!reverse_) {
         if (key >= span.hi) {
           ++span_;
           EnterSpan();
           continue;
         }
         Reposition(std::max(key, span.lo));
-      } else if (!index_->unique || NullInSpan()) {
-        // A pk-sorted index span fixes every index column: its entries are
-        // span.lo followed by the pk components.
-        std::string key = span.lo;
-        key.append(target.data(), target.size());
-        Reposition(key);
-      } else {
-        Next();  // a unique span holds at most one entry
+        continue;
       }
+      // Backward: the last entry at or before the target.
+      if (key < span.lo) {
+        ++span_;
+        EnterSpan();
+        continue;
+      }
+      ++ctx_->seeks;
+      if (stats_) ++stats_->seeks;
+      it_->Seek(key);
+      if (!it_->Valid()) {
+        if (it_->status().ok()) it_->SeekToLast();
+      } else if (it_->key() != key) {
+        it_->Prev();
+      }
+      Settle();
     }
   }
 
  private:
+  bool Before(std::string_view a, std::string_view b) const {
+    return reverse_ ? a > b : a < b;
+  }
+
   bool NullInSpan() const {
     std::vector<Value> values;
     if (!rows::DecodeIndexKey(*index_, spans_[span_].lo, &values).ok()) {
@@ -204,13 +229,21 @@ class SpanStream : public RowIdStream {
   uint64_t count_ = 0;
 };
 
+// True when `a` comes before `b` in a stream read in direction `reverse`.
+bool Before(bool reverse, std::string_view a, std::string_view b) {
+  return reverse ? a > b : a < b;
+}
+
 class UnionStream : public RowIdStream {
  public:
   UnionStream(std::vector<std::unique_ptr<RowIdStream>> children,
               NodeStats* stats)
-      : children_(std::move(children)), stats_(stats) {
+      : children_(std::move(children)),
+        stats_(stats),
+        reverse_(children_[0]->reverse()) {
     Pick();
   }
+  bool reverse() const override { return reverse_; }
   bool Valid() const override { return valid_; }
   std::string_view pk() const override { return cur_; }
   // The entry of the (first) stream positioned at the current key.
@@ -231,7 +264,7 @@ class UnionStream : public RowIdStream {
   }
   void Seek(std::string_view target) override {
     for (auto& c : children_) {
-      if (c->Valid() && c->pk() < target) c->Seek(target);
+      if (c->Valid() && Before(reverse_, c->pk(), target)) c->Seek(target);
     }
     Pick();
   }
@@ -252,7 +285,7 @@ class UnionStream : public RowIdStream {
         if (!c->status().ok()) return;
         continue;
       }
-      if (!valid_ || c->pk() < cur_) {
+      if (!valid_ || Before(reverse_, c->pk(), cur_)) {
         cur_.assign(c->pk());
         cur_child_ = i;
         valid_ = true;
@@ -262,6 +295,7 @@ class UnionStream : public RowIdStream {
   }
   std::vector<std::unique_ptr<RowIdStream>> children_;
   NodeStats* stats_;
+  bool reverse_;
   bool valid_ = false;
   size_t cur_child_ = 0;
   std::string cur_;
@@ -271,9 +305,12 @@ class IntersectStream : public RowIdStream {
  public:
   IntersectStream(std::vector<std::unique_ptr<RowIdStream>> children,
                   NodeStats* stats)
-      : children_(std::move(children)), stats_(stats) {
+      : children_(std::move(children)),
+        stats_(stats),
+        reverse_(children_[0]->reverse()) {
     Align();
   }
+  bool reverse() const override { return reverse_; }
   bool Valid() const override {
     return driver_only_ ? children_[0]->Valid() : valid_;
   }
@@ -316,14 +353,15 @@ class IntersectStream : public RowIdStream {
       for (const auto& c : children_) {
         if (!c->Valid()) return;
       }
-      std::string_view max = children_[0]->pk();
+      // The latest key in the reading direction.
+      std::string_view latest = children_[0]->pk();
       for (const auto& c : children_) {
-        if (c->pk() > max) max = c->pk();
+        if (Before(reverse_, latest, c->pk())) latest = c->pk();
       }
-      std::string target(max);
+      std::string target(latest);
       bool agreed = true;
       for (auto& c : children_) {
-        if (c->pk() < target) {
+        if (Before(reverse_, c->pk(), target)) {
           c->Seek(target);
           agreed = false;
           if (!c->Valid()) return;
@@ -350,6 +388,7 @@ class IntersectStream : public RowIdStream {
 
   std::vector<std::unique_ptr<RowIdStream>> children_;
   NodeStats* stats_;
+  bool reverse_;
   bool valid_ = false;
   bool driver_only_ = false;
   uint64_t advances_ = 0;
@@ -359,7 +398,9 @@ class IntersectStream : public RowIdStream {
 
 class SortedStream : public RowIdStream {
  public:
-  SortedStream(std::unique_ptr<RowIdStream> child, NodeStats* stats) {
+  SortedStream(std::unique_ptr<RowIdStream> child, bool reverse,
+               NodeStats* stats)
+      : reverse_(reverse) {
     while (child->Valid()) {
       keys_.emplace_back(child->pk());
       child->Next();
@@ -367,18 +408,24 @@ class SortedStream : public RowIdStream {
     status_ = child->status();
     std::sort(keys_.begin(), keys_.end());
     keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
+    if (reverse_) std::reverse(keys_.begin(), keys_.end());
     if (stats) stats->rows = keys_.size();
   }
+  bool reverse() const override { return reverse_; }
   bool Valid() const override { return status_.ok() && pos_ < keys_.size(); }
   std::string_view pk() const override { return keys_[pos_]; }
   void Next() override { ++pos_; }
   void Seek(std::string_view target) override {
-    pos_ = std::lower_bound(keys_.begin() + pos_, keys_.end(), target) -
+    auto from = keys_.begin() + static_cast<ptrdiff_t>(pos_);
+    pos_ = (reverse_ ? std::lower_bound(from, keys_.end(), target,
+                                        std::greater<std::string_view>())
+                     : std::lower_bound(from, keys_.end(), target)) -
            keys_.begin();
   }
   Status status() const override { return status_; }
 
  private:
+  bool reverse_;
   std::vector<std::string> keys_;
   size_t pos_ = 0;
   Status status_;
@@ -397,6 +444,7 @@ class SkipStream : public RowIdStream {
     return child_->entry_value();
   }
   bool reads_rows() const override { return child_->reads_rows(); }
+  bool reverse() const override { return child_->reverse(); }
   bool position_is_entry() const override {
     return child_->position_is_entry();
   }
@@ -627,12 +675,12 @@ bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
 std::unique_ptr<RowIdStream> NewSpanStream(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table,
     const AccessPath& path, bool reverse, NodeStats* stats) {
-  if (path.index && path.pk_sorted && path.spans.size() > 1 && !reverse) {
+  if (MergesSpans(path)) {
     // Each span is pk-sorted on its own; merge them.
     std::vector<std::unique_ptr<RowIdStream>> children;
     for (const KeySpan& span : path.spans) {
       children.push_back(std::make_unique<SpanStream>(
-          ctx, table, path.index, std::vector<KeySpan>{span}, false, stats));
+          ctx, table, path.index, std::vector<KeySpan>{span}, reverse, stats));
     }
     return NewUnionStream(std::move(children), nullptr);
   }
@@ -653,8 +701,20 @@ std::unique_ptr<RowIdStream> NewIntersectStream(
 }
 
 std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
-                                             NodeStats* stats) {
-  return std::make_unique<SortedStream>(std::move(child), stats);
+                                             bool reverse, NodeStats* stats) {
+  return std::make_unique<SortedStream>(std::move(child), reverse, stats);
+}
+
+void SeekAfterPk(RowIdStream* ids, std::string_view pk) {
+  if (!ids->Valid()) return;
+  if (!ids->reverse()) {
+    std::string after(pk);
+    after.push_back('\0');  // the smallest key after pk
+    if (ids->pk() < after) ids->Seek(after);
+    return;
+  }
+  if (ids->pk() >= pk) ids->Seek(pk);
+  if (ids->Valid() && ids->pk() == pk) ids->Next();
 }
 
 std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,

@@ -31,8 +31,9 @@ class RowIdStream {
  public:
   virtual ~RowIdStream() = default;
   virtual bool Valid() const = 0;
-  // REQUIRES: pk-sorted. Moves forward to the first key >= target (never
-  // backward).
+  // REQUIRES: pk-sorted. Moves on to the first key at or after `target` in
+  // the stream's direction: the first key >= target, or for a reverse
+  // stream the first key <= target. Never moves back.
   virtual void Seek(std::string_view target) = 0;
   virtual void Next() = 0;  // REQUIRES: Valid()
   // REQUIRES: Valid(). The pk components of the current row.
@@ -43,6 +44,9 @@ class RowIdStream {
   virtual std::string_view entry_key() const { return {}; }
   virtual std::string_view entry_value() const { return {}; }
   virtual bool reads_rows() const { return false; }
+  // Whether keys come in descending order (a backward read): a pk-sorted
+  // reverse stream yields primary keys from the largest down.
+  virtual bool reverse() const { return false; }
   // Whether the stream walks entries in key order (a single scan), so that
   // its position can be given as an entry key rather than a primary key.
   virtual bool position_is_entry() const { return false; }
@@ -57,20 +61,27 @@ std::unique_ptr<RowIdStream> NewSpanStream(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table,
     const AccessPath& path, bool reverse, NodeStats* stats);
 
-// Merge union of pk-sorted streams; equal keys come out once.
+// Merge union of pk-sorted streams, all in the same direction; equal keys
+// come out once.
 // n == 1 returns the stream itself.
 std::unique_ptr<RowIdStream> NewUnionStream(
     std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats);
 
-// Leapfrog intersection of pk-sorted streams: each stream seeks to the
-// largest current key (stepping with Next while the target is near).
+// Leapfrog intersection of pk-sorted streams, all in the same direction:
+// each stream seeks to the latest current key (stepping with Next while the
+// target is near).
 // n == 1 returns the stream itself.
 std::unique_ptr<RowIdStream> NewIntersectStream(
     std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats);
 
-// Reads a stream fully and yields its keys sorted, without repeats.
+// Reads a stream fully and yields its keys sorted (descending with
+// `reverse`), without repeats.
 std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
-                                             NodeStats* stats);
+                                             bool reverse, NodeStats* stats);
+
+// Moves a pk-sorted stream to the first key after `pk` in its direction
+// (resuming a continuation token of kind kPk).
+void SeekAfterPk(RowIdStream* ids, std::string_view pk);
 
 // Skips the first `n` keys without reading rows (OFFSET on an exact scan).
 std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,

@@ -65,8 +65,22 @@ class Cursor {
   virtual const std::vector<Type>& column_types() const = 0;
   virtual Status status() const = 0;
   // An opaque token that resumes this query after the current row (see
-  // Statement::Resume). Empty when the query cannot be resumed.
+  // Statement::Resume); before the first row, where this cursor started.
+  // Tokens are authenticated: an edited one is refused. A token names a
+  // position, not a row count, so resuming costs what the first page costs
+  // and rows written meanwhile are neither repeated nor skipped (a row
+  // present throughout is returned exactly once). Empty when the query
+  // cannot be resumed (results that are not a SELECT).
   virtual std::string ContinuationToken() const { return {}; }
+  // A token for the page before this cursor's first row: resuming it
+  // returns the `rows` rows that precede the row this cursor started after
+  // (it reads the same plan backwards from there), then continues forward.
+  // At the first page, a token for the first page. InvalidArgument when
+  // rows < 1; NotSupported for results that are not a SELECT.
+  virtual Result<std::string> PreviousPageToken(int64_t rows) {
+    (void)rows;
+    return Status::NotSupported("this result cannot be paged");
+  }
 };
 
 // One table or index of the schema, with the statement that created it.

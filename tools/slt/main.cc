@@ -45,7 +45,8 @@ constexpr const char* kUsage =
     "place\n"
     "  --verbose                 print each record as it runs\n"
     "  --page                    also page every query one row at a time\n"
-    "                            through continuation tokens\n";
+    "                            through continuation tokens, and read each\n"
+    "                            row again through a previous-page token\n";
 
 struct Flags {
   bool leveldb = false;

@@ -472,11 +472,33 @@ Status FileRunner::PageOneRowAtATime(const Record& rec,
   auto cursor = (*stmt)->Query();
   if (!cursor.ok()) return cursor.status();
   std::unique_ptr<Cursor> cur = std::move(cursor).value();
+  const size_t width = rec.types.size();
   for (size_t guard = 0; guard < 1000000; ++guard) {
     if (!cur->Next()) return cur->status();
     const Row& row = cur->row();
-    for (size_t c = 0; c < rec.types.size() && c < row.size(); ++c) {
+    const size_t before = values->size();
+    for (size_t c = 0; c < width && c < row.size(); ++c) {
       values->push_back(RenderValue(row[c], rec.types[c]));
+    }
+    if (guard > 0) {
+      // The page of one row before this cursor's first row is the row the
+      // previous page returned: read back through a previous-page token.
+      auto back_token = cur->PreviousPageToken(1);
+      if (!back_token.ok()) return back_token.status();
+      auto back = (*stmt)->Resume(*back_token);
+      if (!back.ok()) return back.status();
+      if (!(*back)->Next()) {
+        return (*back)->status().ok()
+                   ? Status::InvalidArgument("previous page is empty")
+                   : (*back)->status();
+      }
+      for (size_t c = 0; c < width && c < (*back)->row().size(); ++c) {
+        if (RenderValue((*back)->row()[c], rec.types[c]) !=
+            (*values)[before - width + c]) {
+          return Status::InvalidArgument(
+              "previous page returned another row than the page before");
+        }
+      }
     }
     std::string token = cur->ContinuationToken();
     if (token.empty()) return Status::InvalidArgument("no continuation token");

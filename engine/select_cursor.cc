@@ -1,0 +1,137 @@
+#include "engine/select_cursor.h"
+
+#include "engine/database_impl.h"
+
+namespace levelql {
+
+ResumePoint SelectRun::Point(ResumePoint::Kind kind, int64_t emitted) const {
+  ResumePoint p;
+  p.kind = kind;
+  p.fingerprint = fingerprint;
+  p.schema_version = catalog->version;
+  p.order_signature = exec.order_signature;
+  p.emitted = emitted;
+  return p;
+}
+
+bool SelectRun::PositionOf(const Row& full, int64_t emitted,
+                           ResumePoint* out) const {
+  switch (exec.token_mode) {
+    case TokenMode::kDone:
+      *out = Point(ResumePoint::Kind::kDone, emitted);
+      return true;
+    case TokenMode::kSortKey:
+      *out = Point(ResumePoint::Kind::kSortKey, emitted);
+      for (const PlanNode* n = exec.plan.get(); n;
+           n = n->children.empty() ? nullptr : n->children[0].get()) {
+        if (n->kind == PlanNode::Kind::kSort ||
+            n->kind == PlanNode::Kind::kTopK) {
+          for (const SortKey& k : n->sort_keys) {
+            out->sort_key.push_back(full[k.column]);
+          }
+          return true;
+        }
+      }
+      return false;
+    case TokenMode::kStream:
+      *out = Point(ResumePoint::Kind::kStart, emitted);
+      return exec.root->Position(&out->kind, &out->key);
+  }
+  return false;
+}
+
+SelectCursor::SelectCursor(DatabaseImpl* db, std::unique_ptr<SelectRun> run)
+    : db_(db), run_(std::move(run)) {}
+
+bool SelectCursor::Next() {
+  // The last row and its position stay when the end is reached, so a token
+  // taken then still names the last row (rows added later come after it).
+  if (!run_->exec.root->Next(&scratch_)) return false;
+  std::swap(full_, scratch_);
+  ++emitted_;
+  row_.assign(full_.begin(), full_.begin() + run_->exec.width);
+  if (run_->exec.token_mode == TokenMode::kStream) {
+    has_position_ = run_->exec.root->Position(&position_kind_, &position_);
+  }
+  return true;
+}
+
+std::string SelectCursor::Encode(const ResumePoint& p) const {
+  return EncodeToken(p, run_->catalog->token_key);
+}
+
+std::string SelectCursor::ContinuationToken() const {
+  // Nothing read yet: the position the cursor started at.
+  if (emitted_ == 0) return Encode(run_->start);
+  const int64_t emitted = run_->start.emitted + emitted_;
+  if (run_->exec.token_mode == TokenMode::kStream) {
+    if (!has_position_) return {};
+    ResumePoint p = run_->Point(position_kind_, emitted);
+    p.key = position_;
+    return Encode(p);
+  }
+  ResumePoint p;
+  if (!run_->PositionOf(full_, emitted, &p)) return {};
+  return Encode(p);
+}
+
+Result<std::string> SelectCursor::PreviousPageToken(int64_t rows) {
+  if (rows <= 0) {
+    return Status::InvalidArgument("a page has at least one row, got " +
+                                   std::to_string(rows));
+  }
+  // The previous page is the `rows` rows up to and including the row this
+  // cursor started after; its token is the position of the row before
+  // them, found by reading the plan backwards from the start position.
+  const ResumePoint& start = run_->start;
+  const ResumePoint first_page = run_->Point(ResumePoint::Kind::kStart, 0);
+  if (start.kind == ResumePoint::Kind::kStart ||
+      start.kind == ResumePoint::Kind::kDone || start.emitted <= rows) {
+    return Encode(first_page);
+  }
+  LQ_ASSIGN_OR_RETURN(
+      std::unique_ptr<SelectRun> back,
+      db_->StartSelectRun(run_->stmt, run_->api_params, &start, rows));
+  Row full;
+  int64_t read = 0;
+  while (read < rows && back->exec.root->Next(&full)) ++read;
+  LQ_RETURN_IF_ERROR(back->exec.root->status());
+  if (read < rows) return Encode(first_page);  // rows vanished meanwhile
+  ResumePoint p;
+  if (!back->PositionOf(full, start.emitted - rows, &p)) {
+    return Status::NotSupported("this plan cannot tell its position");
+  }
+  return Encode(p);
+}
+
+ValuesCursor::ValuesCursor(std::vector<std::string> names,
+                           std::vector<Row> rows)
+    : names_(std::move(names)),
+      types_(names_.size(), Type::kNull),
+      rows_(std::move(rows)) {}
+
+bool ValuesCursor::Next() {
+  if (pos_ >= rows_.size()) return false;
+  row_ = std::move(rows_[pos_++]);
+  return true;
+}
+
+std::unique_ptr<Cursor> PlanCursor(const std::string& text) {
+  std::vector<Row> rows;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    rows.push_back({Value::Text(text.substr(start, end - start))});
+    start = end + 1;
+  }
+  return std::make_unique<ValuesCursor>(std::vector<std::string>{"plan"},
+                                        std::move(rows));
+}
+
+std::unique_ptr<Cursor> EmptyCursor() {
+  return std::make_unique<ValuesCursor>(std::vector<std::string>{},
+                                        std::vector<Row>{});
+}
+
+}  // namespace levelql

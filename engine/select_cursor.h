@@ -1,0 +1,104 @@
+// SelectCursor: the Cursor of a SELECT, and the state one run of a SELECT
+// owns (its catalog snapshot, bound statement, parameters, store snapshot,
+// plan and operators).
+//
+// The cursor hands out continuation tokens (continuation.h) for the position
+// after its current row, and previous-page tokens, which it makes by running
+// the same plan backwards from the position it started at. Used by one
+// thread at a time; must not outlive the DatabaseImpl that made it.
+#ifndef LEVELQL_ENGINE_SELECT_CURSOR_H_
+#define LEVELQL_ENGINE_SELECT_CURSOR_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/catalog.h"
+#include "engine/continuation.h"
+#include "engine/executor.h"
+#include "levelql/database.h"
+#include "parser/ast.h"
+
+namespace levelql {
+
+class DatabaseImpl;
+
+// One run of a SELECT. `exec` is declared last so its operators, which
+// point into the members above, are destroyed first.
+struct SelectRun {
+  std::shared_ptr<const CatalogState> catalog;
+  std::shared_ptr<const parser::Statement> stmt;
+  Params api_params;  // as the caller bound them, to plan the query again
+  BoundSelect bound;
+  std::vector<Value> params;
+  ResumePoint start;         // the position the run starts after (kStart: none)
+  uint64_t fingerprint = 0;  // of the statement and its parameter values
+  ExecContext ctx;
+  SelectExecution exec;
+
+  // A token for a position of this run's query.
+  ResumePoint Point(ResumePoint::Kind kind, int64_t emitted) const;
+  // The position of the row `root` last returned (whose values, sort keys
+  // included, are `full`), as a token point with `emitted` rows before it.
+  // False when the operators cannot tell (a bug: tests count it).
+  bool PositionOf(const Row& full, int64_t emitted, ResumePoint* out) const;
+};
+
+class SelectCursor : public Cursor {
+ public:
+  SelectCursor(DatabaseImpl* db, std::unique_ptr<SelectRun> run);
+
+  bool Next() override;
+  const Row& row() const override { return row_; }
+  const std::vector<std::string>& column_names() const override {
+    return run_->bound.output_names;
+  }
+  const std::vector<Type>& column_types() const override {
+    return run_->bound.output_types;
+  }
+  Status status() const override { return run_->exec.root->status(); }
+  std::string ContinuationToken() const override;
+  Result<std::string> PreviousPageToken(int64_t rows) override;
+
+ private:
+  std::string Encode(const ResumePoint& p) const;
+
+  DatabaseImpl* db_;
+  std::unique_ptr<SelectRun> run_;
+  Row full_;     // outputs, then sort keys
+  Row scratch_;  // the next row, until it is known to exist
+  Row row_;      // the outputs
+  int64_t emitted_ = 0;
+  // kStream: the position of the last row, read as it was returned.
+  bool has_position_ = false;
+  ResumePoint::Kind position_kind_ = ResumePoint::Kind::kStart;
+  std::string position_;
+};
+
+// A cursor over rows computed up front (EXPLAIN, PRAGMA, DML results).
+class ValuesCursor : public Cursor {
+ public:
+  ValuesCursor(std::vector<std::string> names, std::vector<Row> rows);
+  bool Next() override;
+  const Row& row() const override { return row_; }
+  const std::vector<std::string>& column_names() const override {
+    return names_;
+  }
+  const std::vector<Type>& column_types() const override { return types_; }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<Type> types_;
+  std::vector<Row> rows_;
+  size_t pos_ = 0;
+  Row row_;
+};
+
+// One text row per line of `text`, in a column named "plan".
+std::unique_ptr<Cursor> PlanCursor(const std::string& text);
+std::unique_ptr<Cursor> EmptyCursor();
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_SELECT_CURSOR_H_

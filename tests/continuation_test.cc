@@ -1,0 +1,334 @@
+// Continuation tokens as users rely on them: positions rather than counts
+// (rows written meanwhile are neither repeated nor skipped), authenticated
+// (an edited token is refused), tied to the order of the plan that made them
+// (a changed plan resumes exactly or refuses), and previous pages read by
+// running the plan backwards. Every plan shape that hands out tokens is
+// covered: one index scan each way, a table scan, merged pk-sorted streams
+// (intersection, union), a sort, DISTINCT and a multi-valued index.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "levelql/database.h"
+#include "test_util.h"
+
+namespace levelql {
+namespace {
+
+using testing::OpenMemory;
+
+void Exec(Database& db, const std::string& sql) {
+  Status s = db.Execute(sql);
+  ASSERT_TRUE(s.ok()) << sql << ": " << s.ToString();
+}
+
+// Renders the first column of up to `n` rows (n < 0: all) as "a b c".
+std::string Read(Cursor& cur, int n = -1) {
+  std::string out;
+  for (int i = 0; n < 0 || i < n; ++i) {
+    if (!cur.Next()) break;
+    out += (out.empty() ? "" : " ") + cur.row()[0].ToString();
+  }
+  EXPECT_TRUE(cur.status().ok()) << cur.status().ToString();
+  return out;
+}
+
+std::unique_ptr<Cursor> ResumeOk(Statement& stmt, const std::string& token) {
+  auto cur = stmt.Resume(token);
+  EXPECT_TRUE(cur.ok()) << cur.status().ToString();
+  return cur.ok() ? std::move(cur).value() : nullptr;
+}
+
+// A table whose rows 1..20 have a = id % 4, b = id % 5, c = 21 - id, and a
+// list of tags: every plan shape below reads it.
+std::unique_ptr<Database> Shapes() {
+  auto db = OpenMemory();
+  Exec(*db,
+       "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER, "
+       "c INTEGER, tags TEXT[]);"
+       "CREATE INDEX t_a ON t (a); CREATE INDEX t_b ON t (b);"
+       "CREATE INDEX t_c ON t (c); CREATE INDEX t_tags ON t (tags)");
+  for (int i = 1; i <= 20; ++i) {
+    std::string tags = i % 3 == 0 ? "ARRAY['x', 'y']" : "ARRAY['x']";
+    Exec(*db, "INSERT INTO t VALUES (" + std::to_string(i) + ", " +
+                  std::to_string(i % 4) + ", " + std::to_string(i % 5) + ", " +
+                  std::to_string(21 - i) + ", " + tags + ")");
+  }
+  return db;
+}
+
+struct Shape {
+  const char* name;
+  const char* sql;
+  const char* plan_has;  // a word of its EXPLAIN, to pin the shape
+};
+
+const Shape kShapes[] = {
+    {"index scan", "SELECT id FROM t WHERE c > 2", "IndexScan t.t_c"},
+    {"reverse index scan", "SELECT id FROM t WHERE c > 2 ORDER BY c DESC",
+     "reverse"},
+    {"table scan", "SELECT id FROM t", "TableScan"},
+    {"intersection", "SELECT id FROM t WHERE a IN (1, 2) AND b IN (0, 1, 2, 3)",
+     "Intersect"},
+    {"union", "SELECT id FROM t WHERE a = 1 OR b = 2", "Union"},
+    {"sort", "SELECT id FROM t WHERE a <> 9 ORDER BY b, id % 7", "Sort"},
+    {"distinct", "SELECT DISTINCT c % 9 FROM t", "Distinct"},
+    {"multi-valued", "SELECT id FROM t WHERE tags >= 'x'",
+     "first entry per row"},
+};
+
+class TokenShapes : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(TokenShapes, PreviousPageTokensReturnThePageBefore) {
+  const Shape& shape = GetParam();
+  auto db = Shapes();
+  auto plan = db->Explain(shape.sql);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_NE(plan->find(shape.plan_has), std::string::npos) << *plan;
+  auto stmt = db->Prepare(shape.sql);
+  ASSERT_TRUE(stmt.ok());
+  auto all = (*stmt)->Query();
+  ASSERT_TRUE(all.ok());
+  const std::string everything = Read(**all);
+
+  // Forward in pages of 3, remembering each page and its cursor's token.
+  std::vector<std::string> pages;
+  std::vector<std::unique_ptr<Cursor>> cursors;
+  auto first = (*stmt)->Query();
+  ASSERT_TRUE(first.ok());
+  std::unique_ptr<Cursor> cur = std::move(first).value();
+  while (true) {
+    std::string page = Read(*cur, 3);
+    if (page.empty()) break;
+    pages.push_back(page);
+    std::string token = cur->ContinuationToken();
+    ASSERT_FALSE(token.empty());
+    cursors.push_back(std::move(cur));
+    cur = ResumeOk(**stmt, token);
+    ASSERT_NE(cur, nullptr);
+  }
+  std::string joined;
+  for (const auto& p : pages) joined += (joined.empty() ? "" : " ") + p;
+  EXPECT_EQ(joined, everything);
+  ASSERT_GE(pages.size(), 3u);
+
+  // From the cursor of page k + 1, the previous page is page k.
+  for (size_t k = 0; k + 1 < cursors.size(); ++k) {
+    auto back = cursors[k + 1]->PreviousPageToken(3);
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    auto again = ResumeOk(**stmt, *back);
+    ASSERT_NE(again, nullptr);
+    EXPECT_EQ(Read(*again, 3), pages[k]) << shape.name << " page " << k;
+  }
+  // From the first page, the previous page is the first page.
+  auto back = cursors[0]->PreviousPageToken(3);
+  ASSERT_TRUE(back.ok());
+  auto again = ResumeOk(**stmt, *back);
+  EXPECT_EQ(Read(*again, 3), pages[0]);
+  EXPECT_EQ(cursors[0]->PreviousPageToken(0).status().code(),
+            Status::Code::kInvalidArgument);
+}
+
+std::set<std::string> Words(const std::string& s,
+                            std::vector<std::string>* all = nullptr) {
+  std::set<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = s.find(' ', i);
+    if (j == std::string::npos) j = s.size();
+    out.insert(s.substr(i, j - i));
+    if (all) all->push_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+TEST_P(TokenShapes, RowsPresentThroughoutComeOnceDespiteWrites) {
+  const Shape& shape = GetParam();
+  auto db = Shapes();
+  auto stmt = db->Prepare(shape.sql);
+  ASSERT_TRUE(stmt.ok());
+  auto before = db->Query(shape.sql);
+  ASSERT_TRUE(before.ok());
+  const std::set<std::string> initial = Words(Read(**before));
+  auto cur = (*stmt)->Query();
+  ASSERT_TRUE(cur.ok());
+  std::string head = Read(**cur, 5);
+  std::string token = (*cur)->ContinuationToken();
+  // Rows written and deleted between the pages: new ones, and ones that
+  // were read or not yet read.
+  Exec(*db,
+       "INSERT INTO t VALUES (100, 1, 2, 5, ARRAY['x']), "
+       "(101, 3, 3, 30, ARRAY['y']), (102, 1, 0, 8, ARRAY['z'])");
+  Exec(*db, "DELETE FROM t WHERE id IN (2, 19, 7)");
+  auto rest = ResumeOk(**stmt, token);
+  ASSERT_NE(rest, nullptr);
+  std::string tail = Read(*rest);
+  auto after = db->Query(shape.sql);
+  ASSERT_TRUE(after.ok());
+  const std::set<std::string> final_rows = Words(Read(**after));
+
+  // A position-based token neither repeats a row nor skips one that was
+  // there throughout, and returns nothing that never matched.
+  std::vector<std::string> got;
+  Words(head + (tail.empty() ? "" : " " + tail), &got);
+  std::set<std::string> unique(got.begin(), got.end());
+  EXPECT_EQ(unique.size(), got.size()) << head << " | " << tail;
+  for (const std::string& w : initial) {
+    if (final_rows.count(w)) {
+      EXPECT_TRUE(unique.count(w)) << shape.name << ": lost " << w;
+    }
+  }
+  for (const std::string& w : unique) {
+    EXPECT_TRUE(initial.count(w) || final_rows.count(w))
+        << shape.name << ": " << w;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPlans, TokenShapes, ::testing::ValuesIn(kShapes),
+                         [](const ::testing::TestParamInfo<Shape>& info) {
+                           std::string name;
+                           for (const char* c = info.param.name; *c; ++c) {
+                             name +=
+                                 std::isalnum(static_cast<unsigned char>(*c))
+                                     ? *c
+                                     : '_';
+                           }
+                           return name;
+                         });
+
+TEST(Tokens, AnEditedTokenIsRefused) {
+  auto db = Shapes();
+  auto stmt = db->Prepare("SELECT id FROM t WHERE c > 2 LIMIT 5");
+  ASSERT_TRUE(stmt.ok());
+  auto cur = (*stmt)->Query();
+  ASSERT_TRUE(cur.ok());
+  Read(**cur, 2);
+  const std::string token = (*cur)->ContinuationToken();
+  // Every single-digit change anywhere, including the count of rows
+  // returned (which LIMIT depends on), is caught by the MAC.
+  for (size_t i = 0; i < token.size(); ++i) {
+    std::string edited = token;
+    edited[i] = edited[i] == 'f' ? '0' : 'f';
+    auto r = (*stmt)->Resume(edited);
+    ASSERT_FALSE(r.ok()) << "edit at " << i << " accepted";
+    EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
+  }
+  EXPECT_FALSE((*stmt)->Resume(token.substr(0, token.size() - 2)).ok());
+  EXPECT_FALSE((*stmt)->Resume("zz" + token.substr(2)).ok());
+  EXPECT_FALSE((*stmt)->Resume("").ok());
+  // The intact token still resumes the rest of LIMIT 5.
+  auto rest = ResumeOk(**stmt, token);
+  EXPECT_EQ(Read(*rest), "16 15 14");
+}
+
+TEST(Tokens, ATokenOfAnotherDatabaseIsRefused) {
+  auto one = Shapes();
+  auto two = Shapes();
+  auto cur = one->Query("SELECT id FROM t WHERE c > 2");
+  ASSERT_TRUE(cur.ok());
+  Read(**cur, 2);
+  auto stmt = two->Prepare("SELECT id FROM t WHERE c > 2");
+  ASSERT_TRUE(stmt.ok());
+  auto r = (*stmt)->Resume((*cur)->ContinuationToken());
+  EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("another database"), std::string::npos)
+      << r.status().ToString();
+}
+
+TEST(Tokens, APlanInAnotherOrderRefusesTheToken) {
+  auto db = Shapes();
+  const char* sql = "SELECT id FROM t WHERE c > 2";
+  auto stmt = db->Prepare(sql);
+  ASSERT_TRUE(stmt.ok());
+  auto cur = (*stmt)->Query();
+  ASSERT_TRUE(cur.ok());
+  EXPECT_EQ(Read(**cur, 2), "18 17");  // index order of c
+  std::string token = (*cur)->ContinuationToken();
+  // Without index scans the query reads the table in id order, where the
+  // token's position means nothing: refused, never wrong rows.
+  Exec(*db, "PRAGMA disable_rules = 'index_scan'");
+  auto r = (*stmt)->Resume(token);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("restart the query"), std::string::npos);
+  // Back to the plan the token was made by: it resumes exactly.
+  Exec(*db, "PRAGMA disable_rules = ''");
+  auto ok = ResumeOk(**stmt, token);
+  EXPECT_EQ(Read(*ok, 3), "16 15 14");
+}
+
+TEST(Tokens, ASortedTokenSurvivesAPlanChangeThatKeepsTheOrder) {
+  auto db = Shapes();
+  const char* sql = "SELECT id FROM t WHERE a = 1 ORDER BY b, id";
+  auto stmt = db->Prepare(sql);
+  ASSERT_TRUE(stmt.ok());
+  auto all = (*stmt)->Query();
+  ASSERT_TRUE(all.ok());
+  const std::string everything = Read(**all);
+  auto cur = (*stmt)->Query();
+  ASSERT_TRUE(cur.ok());
+  std::string head = Read(**cur, 2);
+  std::string token = (*cur)->ContinuationToken();
+  // The access path changes (index scan -> table scan) but the rows are
+  // still sorted by (b, id): the sort values name the same position.
+  Exec(*db, "PRAGMA disable_rules = 'all'");
+  Exec(*db, "ANALYZE");
+  auto rest = ResumeOk(**stmt, token);
+  ASSERT_NE(rest, nullptr);
+  EXPECT_EQ(head + " " + Read(*rest), everything);
+}
+
+TEST(Tokens, ResumingAcrossAnalyzeIsExactOrRefused) {
+  auto db = OpenMemory();
+  Exec(*db,
+       "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER);"
+       "CREATE INDEX t_a ON t (a); CREATE INDEX t_b ON t (b)");
+  // a = 1 on almost every row, b > 100 on few: statistics move the plan
+  // from one index to the other.
+  for (int i = 1; i <= 300; ++i) {
+    Exec(*db, "INSERT INTO t VALUES (" + std::to_string(i) + ", " +
+                  std::to_string(i % 50 == 0 ? 2 : 1) + ", " +
+                  std::to_string(i) + ")");
+  }
+  const char* sql = "SELECT id FROM t WHERE a = 1 AND b > 100";
+  auto stmt = db->Prepare(sql);
+  ASSERT_TRUE(stmt.ok());
+  auto all = (*stmt)->Query();
+  ASSERT_TRUE(all.ok());
+  const std::string everything = Read(**all);
+  auto before = db->Explain(sql);
+  auto cur = (*stmt)->Query();
+  ASSERT_TRUE(cur.ok());
+  std::string head = Read(**cur, 7);
+  std::string token = (*cur)->ContinuationToken();
+  Exec(*db, "ANALYZE");
+  auto after = db->Explain(sql);
+  ASSERT_TRUE(before.ok() && after.ok());
+  auto rest = (*stmt)->Resume(token);
+  if (rest.ok()) {
+    EXPECT_EQ(head + " " + Read(**rest), everything);
+  } else {
+    EXPECT_NE(*before, *after) << "refused although the plan is the same";
+    EXPECT_NE(rest.status().message().find("restart the query"),
+              std::string::npos);
+  }
+}
+
+TEST(Tokens, ATokenBeforeTheFirstRowRestartsTheQuery) {
+  auto db = Shapes();
+  auto stmt = db->Prepare("SELECT id FROM t WHERE c > 2 LIMIT 4 OFFSET 2");
+  ASSERT_TRUE(stmt.ok());
+  auto cur = (*stmt)->Query();
+  ASSERT_TRUE(cur.ok());
+  std::string token = (*cur)->ContinuationToken();
+  ASSERT_FALSE(token.empty());
+  auto again = ResumeOk(**stmt, token);
+  EXPECT_EQ(Read(*again), "16 15 14 13");
+}
+
+}  // namespace
+}  // namespace levelql
