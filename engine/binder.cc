@@ -40,10 +40,26 @@ struct Binder::Scope {
 };
 
 Result<std::shared_ptr<const TableSchema>> Binder::FindTable(
-    const std::string& name, const parser::Position& pos) const {
+    const std::string& name, const parser::Position& pos, bool write) const {
   auto it = catalog_->tables.find(name);
   if (it == catalog_->tables.end()) {
     return Status::NotFound(Where(pos) + "no table " + name);
+  }
+  const TableSchema& table = *it->second;
+  if (!table.needs_reindex.empty()) {
+    return Status::NotSupported(Where(pos) + "table " + name +
+                                " must be rebuilt before use: " +
+                                table.needs_reindex + "; run REINDEX " + name);
+  }
+  if (write) {
+    for (const auto& index : table.indexes) {
+      if (index->needs_reindex.empty()) continue;
+      return Status::NotSupported(
+          Where(pos) + "table " + name + " cannot be written until index " +
+          index->name + " is rebuilt: " + index->needs_reindex +
+          "; run REINDEX " + index->name + " (or DROP INDEX " + index->name +
+          ")");
+    }
   }
   return it->second;
 }
@@ -373,7 +389,8 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
 
 Result<BoundInsert> Binder::BindInsert(const parser::Insert& insert) {
   BoundInsert out;
-  LQ_ASSIGN_OR_RETURN(out.table, FindTable(insert.table, insert.table_pos));
+  LQ_ASSIGN_OR_RETURN(out.table,
+                      FindTable(insert.table, insert.table_pos, true));
   const TableSchema& t = *out.table;
   if (insert.columns.empty()) {
     for (size_t i = 0; i < t.columns.size(); ++i) {
@@ -427,7 +444,8 @@ Result<BoundInsert> Binder::BindInsert(const parser::Insert& insert) {
 
 Result<BoundUpdate> Binder::BindUpdate(const parser::Update& update) {
   BoundUpdate out;
-  LQ_ASSIGN_OR_RETURN(out.table, FindTable(update.table, update.table_pos));
+  LQ_ASSIGN_OR_RETURN(out.table,
+                      FindTable(update.table, update.table_pos, true));
   out.column_names = ColumnNames(*out.table);
   Scope scope;
   scope.table = out.table.get();
@@ -456,7 +474,7 @@ Result<BoundUpdate> Binder::BindUpdate(const parser::Update& update) {
 
 Result<BoundDelete> Binder::BindDelete(const parser::Delete& del) {
   BoundDelete out;
-  LQ_ASSIGN_OR_RETURN(out.table, FindTable(del.table, del.table_pos));
+  LQ_ASSIGN_OR_RETURN(out.table, FindTable(del.table, del.table_pos, true));
   out.column_names = ColumnNames(*out.table);
   if (del.where) {
     Scope scope;

@@ -84,8 +84,11 @@ class Binder {
 
  private:
   struct Scope;
+  // The table `name`; an error when it cannot be read (or, with `write`,
+  // written) until REINDEX rebuilds it or one of its indexes.
   Result<std::shared_ptr<const TableSchema>> FindTable(
-      const std::string& name, const parser::Position& pos) const;
+      const std::string& name, const parser::Position& pos,
+      bool write = false) const;
   Result<BoundExprPtr> Bind(const parser::Expr& expr, Scope& scope);
   Result<BoundExprPtr> BindFunction(const parser::Expr& expr, Scope& scope);
   Result<int> ParamSlot(const parser::Expr& expr);

@@ -1,5 +1,6 @@
 #include "engine/catalog.h"
 
+#include <map>
 #include <set>
 
 #include "engine/continuation.h"
@@ -170,6 +171,13 @@ Result<std::shared_ptr<TableSchema>> MakeTableSchema(
     table->primary_key.push_back(
         {col, k.desc ? keys::Direction::kDesc : keys::Direction::kAsc, coll});
   }
+  for (const KeyColumn& k : table->primary_key) {
+    const ColumnSchema& c = table->columns[k.column];
+    table->collation_versions.push_back(c.type == Type::kText && k.collation &&
+                                                !k.collation->is_binary()
+                                            ? k.collation->Version()
+                                            : "");
+  }
   return table;
 }
 
@@ -230,6 +238,20 @@ std::string BuildingKey(const std::string& index) {
   return std::string(kBuildingPrefix) + index;
 }
 
+std::string ReindexKey(const std::string& name) {
+  return std::string(kReindexPrefix) + name;
+}
+
+std::string RebuildingKey(const std::string& name) {
+  return std::string(kRebuildingPrefix) + name;
+}
+
+std::string GarbageKey(int64_t id) {
+  std::string key(kGarbagePrefix);
+  keys::EncodeValue(Value::Int(id), keys::Direction::kAsc, &key);
+  return key;
+}
+
 std::string IndexRecordKey(const std::string& name) {
   return std::string(kIndexPrefix) + name;
 }
@@ -237,6 +259,8 @@ std::string IndexRecordKey(const std::string& name) {
 void PutTableRecord(const TableSchema& table, WriteBatch* batch) {
   std::string value;
   EncodeRecord(table.id, table.sql, &value);
+  keys::EncodeValue(Value::Text(JoinVersions(table.collation_versions)),
+                    keys::Direction::kAsc, &value);
   batch->Put(TableRecordKey(table.name), std::move(value));
 }
 
@@ -254,6 +278,31 @@ void PutNextId(int64_t next_id, WriteBatch* batch) {
   batch->Put(std::string(kNextIdKey), std::move(value));
 }
 
+namespace {
+
+// Reads the metadata keys under `prefix`: name -> value.
+Result<std::map<std::string, std::string>> ReadMarkers(
+    KvStore* store, std::string_view prefix) {
+  std::map<std::string, std::string> out;
+  auto it = store->NewIterator(nullptr);
+  for (it->Seek(prefix);
+       it->Valid() && it->key().substr(0, prefix.size()) == prefix;
+       it->Next()) {
+    out[std::string(it->key().substr(prefix.size()))] =
+        std::string(it->value());
+  }
+  LQ_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+std::string VersionMismatch(const std::string& what, const std::string& stored,
+                            const std::string& now) {
+  return what + " made with collation version '" + stored +
+         "', this build has '" + now + "'";
+}
+
+}  // namespace
+
 Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   CatalogState state;
   std::string format;
@@ -270,23 +319,29 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     return state;
   }
   LQ_RETURN_IF_ERROR(s);
-  if (format != kFormatVersion) {
+  // Format 1 is read and upgraded in place (metadata only): what its keys
+  // cannot answer correctly under format 2 is marked for REINDEX.
+  const bool format1 = format == "1";
+  if (format != kFormatVersion && !format1) {
     return Status::NotSupported("database format version " + format +
                                 " is not supported by this build (it reads "
-                                "version " +
+                                "versions 1 and " +
                                 std::string(kFormatVersion) + ")");
   }
+  std::string icu;
+  s = store->Get(nullptr, kIcuKey, &icu);
+  if (!s.ok() && s.code() != Status::Code::kNotFound) return s;
+  WriteBatch upgrade;
+  if (format1)
+    upgrade.Put(std::string(kFormatKey), std::string(kFormatVersion));
+
   s = store->Get(nullptr, kTokenKeyKey, &state.token_key);
   if (s.code() == Status::Code::kNotFound ||
       (s.ok() && state.token_key.size() != kTokenKeyBytes)) {
     // Databases made before tokens were authenticated get their secret now
     // (a read-only one for this session only).
     state.token_key = NewTokenKey();
-    if (!read_only) {
-      WriteBatch batch;
-      batch.Put(std::string(kTokenKeyKey), state.token_key);
-      LQ_RETURN_IF_ERROR(store->Write(batch, true));
-    }
+    upgrade.Put(std::string(kTokenKeyKey), state.token_key);
   } else {
     LQ_RETURN_IF_ERROR(s);
   }
@@ -296,6 +351,7 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   Value v;
   LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &v));
   state.next_id = v.int_value();
+  LQ_ASSIGN_OR_RETURN(auto reindex, ReadMarkers(store, kReindexPrefix));
 
   // Tables first, then their indexes.
   std::map<std::string, std::shared_ptr<TableSchema>> tables;
@@ -311,6 +367,30 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     auto* create = std::get_if<parser::CreateTable>(&stmt.node);
     if (!create) return Status::Corruption("catalog record is not a table");
     LQ_ASSIGN_OR_RETURN(auto table, MakeTableSchema(*create, id, sql));
+    const std::string now = JoinVersions(table->collation_versions);
+    if (rest.empty()) {
+      // Format 1 did not pin the primary key's collation versions; they are
+      // this build's when the database was made with this ICU.
+      if (now.find_first_not_of('\n') != std::string::npos &&
+          icu != IcuVersion()) {
+        table->needs_reindex = "its primary key was made by ICU " + icu +
+                               " before collation versions were recorded";
+      } else {
+        PutTableRecord(*table, &upgrade);
+      }
+    } else {
+      Value versions;
+      LQ_RETURN_IF_ERROR(
+          keys::DecodeValue(&rest, keys::Direction::kAsc, &versions));
+      if (versions.type() != Type::kText) {
+        return Status::Corruption("bad collation versions of table " +
+                                  table->name);
+      }
+      if (versions.text() != now) {
+        table->needs_reindex =
+            VersionMismatch("its primary key was", versions.text(), now);
+      }
+    }
     tables[table->name] = table;
   }
   LQ_RETURN_IF_ERROR(it->status());
@@ -341,12 +421,21 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     LQ_ASSIGN_OR_RETURN(auto index,
                         MakeIndexSchema(*create, *t->second, id, sql));
     std::string now = JoinVersions(index->collation_versions);
-    if (now != versions.text()) {
-      return Status::NotSupported(
-          "index " + index->name +
-          " was built with another collation version (stored '" +
-          versions.text() + "', this build has '" + now +
-          "'); rebuild it: DROP INDEX " + index->name + "; " + sql);
+    if (auto r = reindex.find(index->name); r != reindex.end()) {
+      index->needs_reindex = r->second;
+    } else if (now != versions.text()) {
+      index->needs_reindex =
+          VersionMismatch("its keys were", versions.text(), now);
+    } else if (format1 && index->unique && index->multi_valued) {
+      // Format 2 decides a UNIQUE entry's layout per entry; format 1 did it
+      // per row, so entries of lists holding a NULL may be laid out wrong.
+      index->needs_reindex =
+          "a UNIQUE index over a list column made by format 1, whose entry "
+          "layout format 2 changed";
+      upgrade.Put(ReindexKey(index->name), index->needs_reindex);
+    }
+    if (!t->second->needs_reindex.empty() && index->needs_reindex.empty()) {
+      index->needs_reindex = "its table " + t->second->name + " needs REINDEX";
     }
     t->second->indexes.push_back(index);
     state.index_table[index->name] = t->second->name;
@@ -361,6 +450,9 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     state.stats[name] = std::make_shared<const TableStats>(std::move(stats));
   }
   LQ_RETURN_IF_ERROR(it->status());
+  if (!read_only && !upgrade.empty()) {
+    LQ_RETURN_IF_ERROR(store->Write(upgrade, true));
+  }
   state.version = SchemaVersion(state);
   return state;
 }

@@ -36,8 +36,22 @@ inline constexpr std::string_view kTokenKeyKey =
 // Present while CREATE INDEX backfills; its index is dropped on open.
 inline constexpr std::string_view kBuildingPrefix =
     std::string_view("\0building\0", 10);
-// The on-disk format version this build reads and writes.
-inline constexpr std::string_view kFormatVersion = "1";
+// A table or index that must be rebuilt before use (format upgrades):
+// the value says why. REINDEX removes it.
+inline constexpr std::string_view kReindexPrefix =
+    std::string_view("\0reindex\0", 9);
+// Present while REINDEX builds new key ranges for a table or index: the ids
+// of the new ranges (INTEGER components). Opening a database that has one
+// removes those ranges (the REINDEX did not finish).
+inline constexpr std::string_view kRebuildingPrefix =
+    std::string_view("\0rebuilding\0", 12);
+// Key ranges (by id) that REINDEX replaced and that are still being
+// deleted; opening a database finishes deleting them.
+inline constexpr std::string_view kGarbagePrefix =
+    std::string_view("\0garbage\0", 9);
+// The on-disk format version this build writes. Version 1 is read and
+// upgraded on open (indexes/KEY_FORMAT.md, "Versions").
+inline constexpr std::string_view kFormatVersion = "2";
 
 struct CatalogState {
   std::map<std::string, std::shared_ptr<const TableSchema>> tables;
@@ -80,10 +94,16 @@ void PutNextId(int64_t next_id, WriteBatch* batch);
 std::string TableRecordKey(const std::string& name);
 std::string IndexRecordKey(const std::string& name);
 std::string BuildingKey(const std::string& index);
+std::string ReindexKey(const std::string& name);
+std::string RebuildingKey(const std::string& name);
+std::string GarbageKey(int64_t id);
 
 // Reads the catalog; initializes an empty database (format version, ICU
-// version). Refuses a database of another format version and any index whose
-// collation version differs from this build's, naming the index to rebuild.
+// version, token secret). Refuses a database of an unknown format version.
+// Upgrades format 1 in place (metadata only). A table or index whose keys
+// were made by another collation version, or that format 1 may have laid
+// out differently, is loaded with needs_reindex set (quarantined until
+// REINDEX), never answered from silently wrong keys.
 Result<CatalogState> LoadCatalog(KvStore* store, bool read_only);
 
 }  // namespace levelql

@@ -86,6 +86,10 @@ class DatabaseImpl : public Database {
   Status RunDropIndex(const parser::DropIndex& drop);
   Result<int64_t> RunWrite(const parser::Statement& stmt, const Params& params);
   Result<std::unique_ptr<Cursor>> RunPragma(const parser::Pragma& pragma);
+  // REINDEX [name]: every quarantined table and index, or the one named
+  // (reindex.cc).
+  Status RunReindex(const std::string& name);
+  Status Rebuild(const std::string& name);
   Status RunCheck(const parser::Check& check);
   Status RunAnalyze(const parser::Analyze& analyze);
 
@@ -105,6 +109,10 @@ class DatabaseImpl : public Database {
   std::mutex settings_mu_;
   Settings settings_;  // guarded by settings_mu_
 };
+
+// Finishes what an interrupted REINDEX left: removes half-built key ranges
+// and deletes replaced ones (reindex.cc).
+Status FinishInterruptedRebuilds(KvStore* store);
 
 // Opens a database over an already open store (tests: fault injection).
 Result<std::unique_ptr<Database>> OpenDatabaseOnStore(

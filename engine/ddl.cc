@@ -58,6 +58,11 @@ Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
   }
   const TableSchema* table = cat->FindTable(create.table);
   if (!table) return Status::NotFound("no table " + create.table);
+  if (!table->needs_reindex.empty()) {
+    return Status::NotSupported(
+        "table " + table->name + " must be rebuilt first: " +
+        table->needs_reindex + "; run REINDEX " + table->name);
+  }
   LQ_ASSIGN_OR_RETURN(auto index,
                       MakeIndexSchema(create, *table, cat->next_id, stmt.text));
   auto next = std::make_shared<CatalogState>(*cat);

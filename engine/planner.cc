@@ -185,6 +185,7 @@ class Planner {
     }
     if (rules_.on(Rule::kIndexScan)) {
       for (const auto& index : table_->indexes) {
+        if (!index->needs_reindex.empty()) continue;  // quarantined
         paths.push_back(DeriveAccessPath(*table_, index.get(), terms));
       }
     }
@@ -304,6 +305,7 @@ class Planner {
       }
       if (rules_.on(Rule::kIndexScan)) {
         for (const auto& index : table_->indexes) {
+          if (!index->needs_reindex.empty()) continue;  // quarantined
           AccessPath full = FullIndexPath(*table_, index.get());
           full.selectivity = 1.0;
           consider(std::move(full));

@@ -48,6 +48,12 @@ struct IndexSchema {
   // The index has a multi-valued (list) column; its scans can return a row
   // more than once and need duplicate elimination.
   bool multi_valued = false;
+
+  // Why the index cannot be used until REINDEX rebuilds it (its keys were
+  // made by another collation version, or by an older format); empty when
+  // it is usable. The planner never reads such an index and its table
+  // cannot be written.
+  std::string needs_reindex;
 };
 
 struct TableSchema {
@@ -58,6 +64,12 @@ struct TableSchema {
   bool hidden_rowid = false;           // primary key is the hidden last column
   std::string sql;                     // the CREATE TABLE statement
   std::vector<std::shared_ptr<const IndexSchema>> indexes;
+  // Per primary-key column, the version of the collation its keys are made
+  // with ("" if none): pinned like an index's.
+  std::vector<std::string> collation_versions;
+  // Why the table cannot be read or written until REINDEX rebuilds it (its
+  // primary key was made by another collation version); empty when usable.
+  std::string needs_reindex;
 
   // Column number by name (case-sensitive, names are already folded), or -1.
   int FindColumn(const std::string& name) const {

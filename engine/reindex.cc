@@ -1,0 +1,249 @@
+// REINDEX: rebuilds a table's or an index's keys with this build's
+// collations and format, all or nothing.
+//
+// The new keys go to fresh key ranges (new ids) while the old ones stay in
+// use: (1) a \0rebuilding\0 marker names the new ids, (2) the new ranges are
+// filled in bounded batches, (3) one batch swaps the catalog records to the
+// new ids, drops the marker and any \0reindex\0 quarantine marker, and
+// records the old ranges as \0garbage\0, (4) the old ranges are deleted in
+// bounded batches. A crash before (3) leaves the old keys in use and a
+// marker that the next open uses to delete the half-built ranges; a crash
+// after it leaves garbage markers that the next open finishes deleting.
+#include "engine/database_impl.h"
+#include "indexes/row_format.h"
+
+namespace levelql {
+namespace {
+
+constexpr size_t kBatch = 10000;
+
+// Deletes every key with `prefix` in batches of kBatch.
+Status DeleteRangeInBatches(KvStore* store, const std::string& prefix,
+                            bool sync) {
+  while (true) {
+    WriteBatch batch;
+    auto it = store->NewIterator(nullptr);
+    size_t n = 0;
+    for (it->Seek(prefix); it->Valid() && n < kBatch &&
+                           it->key().substr(0, prefix.size()) == prefix;
+         it->Next(), ++n) {
+      batch.Delete(std::string(it->key()));
+    }
+    LQ_RETURN_IF_ERROR(it->status());
+    if (batch.empty()) return Status::OK();
+    LQ_RETURN_IF_ERROR(store->Write(batch, sync));
+  }
+}
+
+std::string EncodeIds(const std::vector<int64_t>& ids) {
+  std::string out;
+  for (int64_t id : ids) {
+    keys::EncodeValue(Value::Int(id), keys::Direction::kAsc, &out);
+  }
+  return out;
+}
+
+}  // namespace
+
+Status FinishInterruptedRebuilds(KvStore* store) {
+  // Half-built ranges of a REINDEX that did not swap: delete them.
+  auto it = store->NewIterator(nullptr);
+  std::vector<std::pair<std::string, std::string>> markers;
+  for (it->Seek(kRebuildingPrefix);
+       it->Valid() &&
+       it->key().substr(0, kRebuildingPrefix.size()) == kRebuildingPrefix;
+       it->Next()) {
+    markers.emplace_back(std::string(it->key()), std::string(it->value()));
+  }
+  LQ_RETURN_IF_ERROR(it->status());
+  for (const auto& [key, ids] : markers) {
+    std::string_view in = ids;
+    while (!in.empty()) {
+      Value id;
+      LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &id));
+      LQ_RETURN_IF_ERROR(
+          DeleteRangeInBatches(store, rows::IdPrefix(id.int_value()), true));
+    }
+    WriteBatch done;
+    done.Delete(key);
+    LQ_RETURN_IF_ERROR(store->Write(done, true));
+  }
+  // Replaced ranges of a REINDEX that did swap: finish deleting them.
+  std::vector<std::string> garbage;
+  for (it->Seek(kGarbagePrefix);
+       it->Valid() &&
+       it->key().substr(0, kGarbagePrefix.size()) == kGarbagePrefix;
+       it->Next()) {
+    garbage.emplace_back(it->key());
+  }
+  LQ_RETURN_IF_ERROR(it->status());
+  for (const std::string& key : garbage) {
+    std::string_view in(key);
+    in.remove_prefix(kGarbagePrefix.size());
+    Value id;
+    LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &id));
+    LQ_RETURN_IF_ERROR(
+        DeleteRangeInBatches(store, rows::IdPrefix(id.int_value()), true));
+    WriteBatch done;
+    done.Delete(key);
+    LQ_RETURN_IF_ERROR(store->Write(done, true));
+  }
+  return Status::OK();
+}
+
+Status DatabaseImpl::RunReindex(const std::string& name) {
+  std::vector<std::string> targets;
+  {
+    auto cat = catalog();
+    if (name.empty()) {
+      // Everything that needs it: a table rebuild covers its indexes.
+      for (const auto& [table_name, table] : cat->tables) {
+        if (!table->needs_reindex.empty()) {
+          targets.push_back(table_name);
+          continue;
+        }
+        for (const auto& index : table->indexes) {
+          if (!index->needs_reindex.empty()) targets.push_back(index->name);
+        }
+      }
+    } else if (cat->tables.count(name)) {
+      targets.push_back(name);
+    } else if (auto it = cat->index_table.find(name);
+               it != cat->index_table.end()) {
+      // An index's entries end with its table's keys: when those must be
+      // rebuilt too, the whole table is.
+      const bool table_too = !cat->tables.at(it->second)->needs_reindex.empty();
+      targets.push_back(table_too ? it->second : name);
+    } else {
+      return Status::NotFound("no table or index " + name);
+    }
+  }
+  for (const std::string& target : targets) {
+    LQ_RETURN_IF_ERROR(Rebuild(target));
+  }
+  return Status::OK();
+}
+
+Status DatabaseImpl::Rebuild(const std::string& name) {
+  if (options_.read_only) {
+    return Status::NotSupported("the database is open read-only");
+  }
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto cat = catalog();
+  const bool is_table = cat->tables.count(name) > 0;
+  const std::string table_name = is_table ? name : cat->index_table.at(name);
+  const auto old_table = cat->tables.at(table_name);
+  auto next = std::make_shared<CatalogState>(*cat);
+
+  // The schemas again from their statements: this build's collation
+  // versions, fresh ids for every range rebuilt.
+  std::vector<int64_t> new_ids, old_ids;
+  auto parse = [](const std::string& sql) {
+    return parser::ParseStatement(sql);
+  };
+  std::shared_ptr<TableSchema> table;
+  if (is_table) {
+    LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parse(old_table->sql));
+    LQ_ASSIGN_OR_RETURN(
+        table, MakeTableSchema(std::get<parser::CreateTable>(stmt.node),
+                               next->next_id++, old_table->sql));
+    new_ids.push_back(table->id);
+    old_ids.push_back(old_table->id);
+  } else {
+    table = std::make_shared<TableSchema>(*old_table);
+    table->indexes.clear();
+  }
+  std::vector<std::shared_ptr<const IndexSchema>> rebuilt;
+  for (const auto& index : old_table->indexes) {
+    if (!is_table && index->name != name) {
+      table->indexes.push_back(index);
+      continue;
+    }
+    LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parse(index->sql));
+    LQ_ASSIGN_OR_RETURN(
+        auto fresh, MakeIndexSchema(std::get<parser::CreateIndex>(stmt.node),
+                                    *table, next->next_id++, index->sql));
+    new_ids.push_back(fresh->id);
+    old_ids.push_back(index->id);
+    table->indexes.push_back(fresh);
+    rebuilt.push_back(fresh);
+  }
+
+  // (1) The marker.
+  WriteBatch begin;
+  begin.Put(RebuildingKey(name), EncodeIds(new_ids));
+  PutNextId(next->next_id, &begin);
+  LQ_RETURN_IF_ERROR(Commit(begin));
+  auto undo = [&](Status why) {
+    for (int64_t id : new_ids) {
+      Status d = DeleteRangeInBatches(store_.get(), rows::IdPrefix(id), false);
+      if (!d.ok()) return d;
+    }
+    WriteBatch b;
+    b.Delete(RebuildingKey(name));
+    Status d = Commit(b);
+    return d.ok() ? why : d;
+  };
+
+  // (2) The new ranges, from one snapshot of the old rows.
+  ExecContext ctx = NewContext(nullptr);
+  auto scan = NewTableScan(&ctx, old_table);
+  WriteTxn txn(store_.get(), nullptr);
+  Row row;
+  Status s;
+  while (s.ok() && scan->Next(&row)) {
+    if (is_table) {
+      s = txn.InsertRow(*table, row);  // rows and every index entry
+    } else {
+      for (const auto& index : rebuilt) {
+        std::vector<rows::IndexEntry> entries;
+        rows::IndexEntriesForRow(*table, *index, row, &entries);
+        for (rows::IndexEntry& e : entries) {
+          std::string existing;
+          if (e.unique_key && txn.Get(e.key, &existing).ok()) {
+            s = Status::ConstraintError("UNIQUE index " + index->name +
+                                        " cannot be rebuilt: two rows now "
+                                        "have the same key");
+            break;
+          }
+          txn.Put(std::move(e.key), std::move(e.value));
+        }
+      }
+    }
+    if (s.ok() && txn.pending() >= kBatch) {
+      s = Commit(txn.ToBatch());
+      txn = WriteTxn(store_.get(), nullptr);
+    }
+  }
+  if (s.ok()) s = scan->status();
+  if (s.ok()) s = Commit(txn.ToBatch());
+  if (!s.ok()) return undo(s.WithPrefix("REINDEX " + name + ": "));
+
+  // (3) The swap.
+  WriteBatch swap;
+  if (is_table) PutTableRecord(*table, &swap);
+  for (const auto& index : rebuilt) {
+    PutIndexRecord(*index, &swap);
+    swap.Delete(ReindexKey(index->name));
+  }
+  swap.Delete(ReindexKey(name));
+  swap.Delete(RebuildingKey(name));
+  for (int64_t id : old_ids) swap.Put(GarbageKey(id), "");
+  LQ_RETURN_IF_ERROR(Commit(swap));
+  table->needs_reindex.clear();
+  next->tables[table_name] = table;
+  if (is_table) next_rowid_.erase(old_table->id);
+  SetCatalog(next);
+
+  // (4) The old ranges.
+  for (int64_t id : old_ids) {
+    LQ_RETURN_IF_ERROR(
+        DeleteRangeInBatches(store_.get(), rows::IdPrefix(id), false));
+    WriteBatch done;
+    done.Delete(GarbageKey(id));
+    LQ_RETURN_IF_ERROR(Commit(done));
+  }
+  return Status::OK();
+}
+
+}  // namespace levelql
