@@ -389,6 +389,26 @@ int64_t KeyspaceId(const TableSchema& table, const IndexSchema* index) {
   return index ? index->id : table.id;
 }
 
+bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
+                         int column) {
+  if (index == nullptr) return true;
+  const ColumnSchema& c = table.columns[column];
+  for (int inc : index->include) {
+    if (inc == column) return true;
+  }
+  auto decodable = [&](const Collation* coll) {
+    return !c.is_list &&
+           (c.type != Type::kText || coll == nullptr || coll->is_binary());
+  };
+  for (const KeyColumn& k : index->columns) {
+    if (k.column == column && decodable(k.collation)) return true;
+  }
+  for (const KeyColumn& k : table.primary_key) {
+    if (k.column == column && decodable(k.collation)) return true;
+  }
+  return false;
+}
+
 AccessPath FullIndexPath(const TableSchema& table, const IndexSchema* index) {
   AccessPath path;
   path.index = index;

@@ -59,6 +59,12 @@ inline bool MergesSpans(const AccessPath& path) {
 AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
                             const std::vector<const BoundExpr*>& terms);
 
+// Whether an index entry of `index` (null: the primary key) holds `column`'s
+// value: a key column whose key form decodes to the value, an INCLUDE
+// column, or a primary-key column (every entry ends with the primary key).
+bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
+                         int column);
+
 // The whole index (or table) as one span, for ordered scans.
 AccessPath FullIndexPath(const TableSchema& table, const IndexSchema* index);
 

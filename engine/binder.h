@@ -45,9 +45,6 @@ struct BoundSelect {
   std::vector<BoundOrder> order_by;
   BoundExprPtr limit;   // null: none
   BoundExprPtr offset;  // null: 0
-  // Primary-key columns the planner appends as the last sort keys, so a
-  // sorted result has one order (ties broken by primary key).
-  std::vector<BoundExprPtr> hidden;
 };
 
 struct BoundInsert {

@@ -248,23 +248,18 @@ uint64_t OrderSignature(const PlanNode& plan, TokenMode mode) {
     case TokenMode::kDone:
       sig = "done";
       break;
-    case TokenMode::kSortKey:
+    case TokenMode::kSortKey: {
       sig = "sort";
-      for (const PlanNode* n = &plan; n;
-           n = n->children.empty() ? nullptr : n->children[0].get()) {
-        if (n->kind != PlanNode::Kind::kSort &&
-            n->kind != PlanNode::Kind::kTopK) {
-          continue;
-        }
-        for (const SortKey& k : n->sort_keys) {
-          keys::EncodeValue(Value::Int(k.column), keys::Direction::kAsc, &sig);
-          sig.push_back(k.desc ? 'd' : 'a');
-          sig += k.collation ? k.collation->name() : "";
-          sig.push_back('\0');
-        }
-        break;
+      const PlanNode* n = FindOnSpine(plan, PlanNode::Kind::kSort);
+      if (!n) n = FindOnSpine(plan, PlanNode::Kind::kTopK);
+      for (const SortKey& k : n ? n->sort_keys : std::vector<SortKey>{}) {
+        keys::EncodeValue(Value::Int(k.column), keys::Direction::kAsc, &sig);
+        sig.push_back(k.desc ? 'd' : 'a');
+        sig += k.collation ? k.collation->name() : "";
+        sig.push_back('\0');
       }
       break;
+    }
     case TokenMode::kStream:
       sig = "stream";
       for (const PlanNode* n = &plan; n;

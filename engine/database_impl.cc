@@ -249,15 +249,17 @@ Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
     LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
     LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
     ctx = NewContext(&values);
-    plan =
-        PlanWriteRows(bound.table, bound.column_names, &bound.where, &ctx, r);
+    plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
+                         ctx, r)
+               .plan;
     head = "Update " + bound.table->name;
   } else if (auto* del = std::get_if<parser::Delete>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
     LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
     ctx = NewContext(&values);
-    plan =
-        PlanWriteRows(bound.table, bound.column_names, &bound.where, &ctx, r);
+    plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
+                         ctx, r)
+               .plan;
     head = "Delete " + bound.table->name;
   } else {
     return Status::NotSupported(
@@ -327,7 +329,7 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
   }
   LQ_ASSIGN_OR_RETURN(
       PlannedSelect planned,
-      PlanSelectRun(&run->bound, run->ctx, rules(), backward_rows));
+      PlanSelectRun(run->bound, run->ctx, rules(), backward_rows));
   if (run->ctx.resume && (planned.order_signature != resume->order_signature ||
                           !TokenFitsMode(resume->kind, planned.token_mode))) {
     return Status::InvalidArgument(
@@ -354,11 +356,9 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
     while (run->exec.root->Next(&row)) {
     }
     LQ_RETURN_IF_ERROR(run->exec.root->status());
-    for (PlanNode* n = run->exec.plan.get(); n;
-         n = n->children.empty() ? nullptr : n->children[0].get()) {
-      if (n->kind == PlanNode::Kind::kSort) {
-        n->stats.spilled_runs = run->ctx.spilled_runs;
-      }
+    if (auto* sort = const_cast<PlanNode*>(
+            FindOnSpine(*run->exec.plan, PlanNode::Kind::kSort))) {
+      sort->stats.spilled_runs = run->ctx.spilled_runs;
     }
   }
   return PlanCursor(RenderPlan(*run->exec.plan, mode == Mode::kExplainAnalyze));

@@ -1,5 +1,6 @@
 #include "engine/executor.h"
 
+#include "engine/build_operators.h"
 #include "engine/planner.h"
 #include "engine/value_ops.h"
 #include "indexes/collation.h"
@@ -70,20 +71,21 @@ Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
   return v.int_value();
 }
 
-Result<PlannedSelect> PlanSelectRun(BoundSelect* select, const ExecContext& ctx,
+Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
+                                    const ExecContext& ctx,
                                     const RuleSet& rules,
                                     int64_t backward_rows) {
   int64_t limit = -1, offset = 0;
-  if (select->limit) {
-    LQ_ASSIGN_OR_RETURN(limit, EvaluateCount(*select->limit, ctx, "LIMIT"));
+  if (select.limit) {
+    LQ_ASSIGN_OR_RETURN(limit, EvaluateCount(*select.limit, ctx, "LIMIT"));
   }
-  if (select->offset) {
-    LQ_ASSIGN_OR_RETURN(offset, EvaluateCount(*select->offset, ctx, "OFFSET"));
+  if (select.offset) {
+    LQ_ASSIGN_OR_RETURN(offset, EvaluateCount(*select.offset, ctx, "OFFSET"));
   }
   PlannerInput input;
   input.rules = &rules;
   input.params = ctx.params;
-  input.stats = ctx.stats ? ctx.stats(*select->table) : nullptr;
+  input.stats = ctx.stats ? ctx.stats(*select.table) : nullptr;
   input.resume = ctx.resume;
   input.backward_rows = backward_rows;
   return PlanSelect(select, limit, offset, input);
@@ -95,26 +97,28 @@ SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
   exec.plan = std::move(planned.plan);
   exec.token_mode = planned.token_mode;
   exec.order_signature = planned.order_signature;
+  exec.where = std::move(planned.where);
+  exec.hidden = std::move(planned.hidden);
   exec.root = BuildOperators(exec.plan.get(), ctx, select.table);
   exec.width = select.outputs.size();
   return exec;
 }
 
-Result<SelectExecution> BuildSelect(BoundSelect* select, ExecContext* ctx,
+Result<SelectExecution> BuildSelect(const BoundSelect& select, ExecContext* ctx,
                                     const RuleSet& rules) {
   LQ_ASSIGN_OR_RETURN(PlannedSelect planned,
                       PlanSelectRun(select, *ctx, rules));
-  return StartSelect(std::move(planned), *select, ctx);
+  return StartSelect(std::move(planned), select, ctx);
 }
 
-std::unique_ptr<PlanNode> PlanWriteRows(std::shared_ptr<const TableSchema> t,
-                                        const std::vector<std::string>& cols,
-                                        BoundExprPtr* where, ExecContext* ctx,
-                                        const RuleSet& rules) {
+PlannedRows PlanWriteRows(std::shared_ptr<const TableSchema> t,
+                          const std::vector<std::string>& cols,
+                          const BoundExpr* where, const ExecContext& ctx,
+                          const RuleSet& rules) {
   PlannerInput input;
   input.rules = &rules;
-  input.params = ctx->params;
-  input.stats = ctx->stats ? ctx->stats(*t) : nullptr;
+  input.params = ctx.params;
+  input.stats = ctx.stats ? ctx.stats(*t) : nullptr;
   return PlanRows(std::move(t), cols, where, input);
 }
 
@@ -127,7 +131,7 @@ Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
   Row row;
   if (insert.select) {
     LQ_ASSIGN_OR_RETURN(SelectExecution exec,
-                        BuildSelect(insert.select.get(), ctx, rules));
+                        BuildSelect(*insert.select, ctx, rules));
     Row in;
     while (exec.root->Next(&in)) {
       in.resize(exec.width);
@@ -158,9 +162,9 @@ Result<int64_t> ExecuteUpdate(BoundUpdate* update_ptr, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn) {
   BoundUpdate& update = *update_ptr;
   const TableSchema& table = *update.table;
-  auto plan = PlanWriteRows(update.table, update.column_names, &update.where,
-                            ctx, rules);
-  auto src = BuildOperators(plan.get(), ctx, update.table);
+  PlannedRows rows = PlanWriteRows(update.table, update.column_names,
+                                   update.where.get(), *ctx, rules);
+  auto src = BuildOperators(rows.plan.get(), ctx, update.table);
   int64_t count = 0;
   Row row;
   while (src->Next(&row)) {
@@ -191,9 +195,9 @@ Result<int64_t> ExecuteUpdate(BoundUpdate* update_ptr, ExecContext* ctx,
 Result<int64_t> ExecuteDelete(BoundDelete* del_ptr, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn) {
   BoundDelete& del = *del_ptr;
-  auto plan =
-      PlanWriteRows(del.table, del.column_names, &del.where, ctx, rules);
-  auto src = BuildOperators(plan.get(), ctx, del.table);
+  PlannedRows rows =
+      PlanWriteRows(del.table, del.column_names, del.where.get(), *ctx, rules);
+  auto src = BuildOperators(rows.plan.get(), ctx, del.table);
   int64_t count = 0;
   Row row;
   while (src->Next(&row)) {

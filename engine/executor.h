@@ -20,26 +20,30 @@
 
 namespace levelql {
 
-// The plan of a SELECT and its running operators.
+// The plan of a SELECT and its running operators. `root` is declared last
+// so that it is destroyed before what its operators point into.
 struct SelectExecution {
   std::unique_ptr<PlanNode> plan;
-  std::unique_ptr<RowSource> root;  // rows are [outputs..., sort keys...]
-  size_t width = 0;                 // visible output columns
   TokenMode token_mode = TokenMode::kStream;
-  uint64_t order_signature = 0;  // what its tokens' positions refer to
+  uint64_t order_signature = 0;      // what its tokens' positions refer to
+  BoundExprPtr where;                // the normalized WHERE clause
+  std::vector<BoundExprPtr> hidden;  // sort keys the planner added
+  size_t width = 0;                  // visible output columns
+  std::unique_ptr<RowSource> root;   // rows are [outputs..., sort keys...]
 };
 
 // Plans a SELECT: evaluates LIMIT and OFFSET, reads the table's statistics
-// and ctx->resume. `select` is normalized in place and must outlive the
-// plan. `backward_rows` > 0 plans a backward read (planner.h).
-Result<PlannedSelect> PlanSelectRun(BoundSelect* select, const ExecContext& ctx,
+// and ctx->resume. `select` must outlive the plan. `backward_rows` > 0
+// plans a backward read (planner.h).
+Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
+                                    const ExecContext& ctx,
                                     const RuleSet& rules,
                                     int64_t backward_rows = 0);
 // Builds the operators of a planned SELECT.
 SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
                             ExecContext* ctx);
 // Both, for statements that read a SELECT (INSERT ... SELECT).
-Result<SelectExecution> BuildSelect(BoundSelect* select, ExecContext* ctx,
+Result<SelectExecution> BuildSelect(const BoundSelect& select, ExecContext* ctx,
                                     const RuleSet& rules);
 
 // Hands out hidden rowids for a table (the caller serializes writers).
@@ -52,11 +56,11 @@ Result<int64_t> ExecuteUpdate(BoundUpdate* update, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn);
 Result<int64_t> ExecuteDelete(BoundDelete* del, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn);
-// The plan an UPDATE or DELETE would use to find its rows.
-std::unique_ptr<PlanNode> PlanWriteRows(std::shared_ptr<const TableSchema> t,
-                                        const std::vector<std::string>& cols,
-                                        BoundExprPtr* where, ExecContext* ctx,
-                                        const RuleSet& rules);
+// The plan an UPDATE or DELETE uses to find its rows.
+PlannedRows PlanWriteRows(std::shared_ptr<const TableSchema> t,
+                          const std::vector<std::string>& cols,
+                          const BoundExpr* where, const ExecContext& ctx,
+                          const RuleSet& rules);
 
 // Evaluates a LIMIT or OFFSET expression: a non-negative INTEGER.
 Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,

@@ -18,6 +18,7 @@
 #include "engine/continuation.h"
 #include "engine/expr.h"
 #include "engine/kv_store.h"
+#include "engine/sort_key.h"
 #include "engine/stats.h"
 #include "indexes/schema.h"
 
@@ -95,11 +96,6 @@ std::unique_ptr<RowSource> NewDistinct(
     std::unique_ptr<RowSource> input, size_t width,
     std::vector<const Collation*> collations);
 
-struct SortKey {
-  int column = 0;  // position in the row
-  bool desc = false;
-  const Collation* collation = nullptr;
-};
 // All rows sorted by `keys` (stable). With `limit` >= 0 keeps only the first
 // `limit` rows using a bounded heap (top-k). Without a limit, rows beyond
 // ctx->sort_memory_bytes are sorted in runs spilled to temporary files and

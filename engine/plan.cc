@@ -82,6 +82,14 @@ void Render(const PlanNode& node, int depth, bool analyze, std::string* out) {
 
 }  // namespace
 
+const PlanNode* FindOnSpine(const PlanNode& root, PlanNode::Kind kind) {
+  for (const PlanNode* n = &root; n;
+       n = n->children.empty() ? nullptr : n->children[0].get()) {
+    if (n->kind == kind) return n;
+  }
+  return nullptr;
+}
+
 std::string RenderPlan(const PlanNode& root, bool analyze) {
   std::string out;
   Render(root, 0, analyze, &out);

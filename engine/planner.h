@@ -1,14 +1,19 @@
-// The planner: chooses how a statement reads its table.
+// The select planner: turns a bound SELECT into a plan, in named steps:
 //
-// Access paths, cheapest first by estimated cost: a contradiction (no scan),
-// a single index or primary-key scan, a leapfrog intersection of pk-sorted
-// index scans (AND), a merge union of index scans (OR), or the full table
-// scan that is always correct. ORDER BY is answered by an index scan (forward
-// or reversed) when the index's equality-fixed prefix is followed by the
-// ORDER BY columns, so LIMIT stops the scan early; otherwise a top-k heap or
-// a sort runs on top. Every choice is guarded by a rule (rules.h); with all
-// rules off the plan is TableScan + Filter + Sort + Limit. The WHERE clause is
-// re-checked on every fetched row unless the chosen scan proves it.
+//   1. access      - which rows, in which order (access_planner.h)
+//   2. projection  - the output expressions (or the aggregates)
+//   3. distinct    - rows identified by their values
+//   4. resume      - rows after a continuation token's sort position
+//   5. order       - a top-k heap or a sort, unless the access gives the
+//                    order; a sort breaks ties by primary key (for DISTINCT:
+//                    by every output), so the order is total and a token can
+//                    name a position in it
+//   6. limit       - LIMIT/OFFSET (OFFSET on keys when the access could)
+//
+// With every rule off the plan is TableScan + Filter + Sort + Limit. The
+// planner does not modify the bound statement: what it derives (the
+// normalized WHERE clause, hidden sort keys) is owned by the result, which
+// must outlive the plan's operators. Pure functions; thread-compatible.
 #ifndef LEVELQL_ENGINE_PLANNER_H_
 #define LEVELQL_ENGINE_PLANNER_H_
 
@@ -19,6 +24,7 @@
 #include "engine/continuation.h"
 #include "engine/plan.h"
 #include "engine/rules.h"
+#include "engine/stats.h"
 
 namespace levelql {
 
@@ -33,29 +39,31 @@ struct PlannerInput {
   int64_t backward_rows = 0;
 };
 
-// A planned SELECT: the tree, and what its continuation tokens record.
+// A planned SELECT: the tree, what its continuation tokens record, and the
+// expressions the planner made that the tree points into.
 struct PlannedSelect {
   std::unique_ptr<PlanNode> plan;
   TokenMode token_mode = TokenMode::kStream;
-  uint64_t order_signature = 0;  // of the forward read (continuation.h)
+  uint64_t order_signature = 0;      // of the forward read (continuation.h)
+  BoundExprPtr where;                // the normalized WHERE clause
+  std::vector<BoundExprPtr> hidden;  // primary-key sort keys
 };
 
-// Plans a SELECT. Normalizes select->where in place; the plan points into
-// *select, which must outlive it. `limit`/`offset` are the statement's;
-// with input.resume they are adjusted to what is left.
-Result<PlannedSelect> PlanSelect(BoundSelect* select, int64_t limit,
+// Plans a SELECT. `limit`/`offset` are the statement's (evaluated); with
+// input.resume they are adjusted to what is left. `select` must outlive the
+// plan.
+Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
                                  int64_t offset, const PlannerInput& input);
 
-// Plans the row source of an UPDATE or DELETE: the rows of `table` for which
-// `*where` holds (every row when null). Normalizes *where in place.
-std::unique_ptr<PlanNode> PlanRows(std::shared_ptr<const TableSchema> table,
-                                   const std::vector<std::string>& columns,
-                                   BoundExprPtr* where,
-                                   const PlannerInput& input);
-
-// Builds the running operators of a plan. The plan must outlive them.
-std::unique_ptr<RowSource> BuildOperators(
-    PlanNode* node, ExecContext* ctx, std::shared_ptr<const TableSchema> table);
+// The rows an UPDATE or DELETE changes: those of `table` for which `where`
+// holds (every row when null), each once.
+struct PlannedRows {
+  std::unique_ptr<PlanNode> plan;
+  BoundExprPtr where;  // normalized; the plan points into it
+};
+PlannedRows PlanRows(std::shared_ptr<const TableSchema> table,
+                     const std::vector<std::string>& columns,
+                     const BoundExpr* where, const PlannerInput& input);
 
 }  // namespace levelql
 

@@ -652,26 +652,6 @@ class IndexOnly : public RowSource {
 
 }  // namespace
 
-bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
-                         int column) {
-  if (index == nullptr) return true;
-  const ColumnSchema& c = table.columns[column];
-  for (int inc : index->include) {
-    if (inc == column) return true;
-  }
-  auto decodable = [&](const Collation* coll) {
-    return !c.is_list &&
-           (c.type != Type::kText || coll == nullptr || coll->is_binary());
-  };
-  for (const KeyColumn& k : index->columns) {
-    if (k.column == column && decodable(k.collation)) return true;
-  }
-  for (const KeyColumn& k : table.primary_key) {
-    if (k.column == column && decodable(k.collation)) return true;
-  }
-  return false;
-}
-
 std::unique_ptr<RowIdStream> NewSpanStream(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table,
     const AccessPath& path, bool reverse, NodeStats* stats) {

@@ -16,16 +16,9 @@
 
 #include "engine/access_path.h"
 #include "engine/operators.h"
+#include "engine/plan.h"
 
 namespace levelql {
-
-// Counters one plan node keeps for EXPLAIN ANALYZE.
-struct NodeStats {
-  uint64_t rows = 0;
-  uint64_t keys = 0;
-  uint64_t seeks = 0;
-  uint64_t spilled_runs = 0;  // Sort: runs written to temporary files
-};
 
 class RowIdStream {
  public:
@@ -105,10 +98,6 @@ std::unique_ptr<RowSource> NewIndexOnly(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table,
     const IndexSchema* index, std::unique_ptr<RowIdStream> ids,
     NodeStats* stats, bool decode);
-
-// Whether an index entry of `index` can provide `column`'s value.
-bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
-                         int column);
 
 }  // namespace levelql
 

@@ -20,19 +20,16 @@ bool SelectRun::PositionOf(const Row& full, int64_t emitted,
     case TokenMode::kDone:
       *out = Point(ResumePoint::Kind::kDone, emitted);
       return true;
-    case TokenMode::kSortKey:
+    case TokenMode::kSortKey: {
       *out = Point(ResumePoint::Kind::kSortKey, emitted);
-      for (const PlanNode* n = exec.plan.get(); n;
-           n = n->children.empty() ? nullptr : n->children[0].get()) {
-        if (n->kind == PlanNode::Kind::kSort ||
-            n->kind == PlanNode::Kind::kTopK) {
-          for (const SortKey& k : n->sort_keys) {
-            out->sort_key.push_back(full[k.column]);
-          }
-          return true;
-        }
+      const PlanNode* n = FindOnSpine(*exec.plan, PlanNode::Kind::kSort);
+      if (!n) n = FindOnSpine(*exec.plan, PlanNode::Kind::kTopK);
+      if (!n) return false;
+      for (const SortKey& k : n->sort_keys) {
+        out->sort_key.push_back(full[k.column]);
       }
-      return false;
+      return true;
+    }
     case TokenMode::kStream:
       *out = Point(ResumePoint::Kind::kStart, emitted);
       return exec.root->Position(&out->kind, &out->key);
