@@ -1,6 +1,9 @@
+// DatabaseImpl's core: opening, statement dispatch, writes and commit.
+// SELECT runs, EXPLAIN, PRAGMA, ANALYZE, CHECK, DDL and REINDEX have their
+// own files (select.cc, explain.cc, pragma.cc, analyze.cc,
+// check_statement.cc, ddl.cc, reindex.cc).
 #include "engine/database_impl.h"
 
-#include "engine/check.h"
 #include "engine/planner.h"
 #include "indexes/row_format.h"
 
@@ -43,11 +46,12 @@ class PreparedStatement : public levelql::Statement {
   std::shared_ptr<const parser::Statement> stmt_;
 };
 
-std::shared_ptr<const parser::Statement> Shared(parser::Statement stmt) {
+}  // namespace
+
+std::shared_ptr<const parser::Statement> SharedStatement(
+    parser::Statement stmt) {
   return std::make_shared<const parser::Statement>(std::move(stmt));
 }
-
-}  // namespace
 
 Result<std::vector<Value>> BindParams(const ParamSlots& slots,
                                       const Params& params) {
@@ -173,8 +177,8 @@ Status DatabaseImpl::Execute(std::string_view sql) {
                       parser::ParseScript(sql));
   for (parser::Statement& stmt : stmts) {
     int64_t affected = 0;
-    LQ_ASSIGN_OR_RETURN(auto cursor,
-                        Run(Shared(std::move(stmt)), Params(), &affected));
+    LQ_ASSIGN_OR_RETURN(auto cursor, Run(SharedStatement(std::move(stmt)),
+                                         Params(), &affected));
     while (cursor->Next()) {
     }
     LQ_RETURN_IF_ERROR(cursor->status());
@@ -187,7 +191,7 @@ Result<ExecResult> DatabaseImpl::Execute(std::string_view sql,
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   int64_t affected = 0;
   LQ_ASSIGN_OR_RETURN(auto cursor,
-                      Run(Shared(std::move(stmt)), params, &affected));
+                      Run(SharedStatement(std::move(stmt)), params, &affected));
   while (cursor->Next()) {
   }
   LQ_RETURN_IF_ERROR(cursor->status());
@@ -198,170 +202,20 @@ Result<std::unique_ptr<levelql::Statement>> DatabaseImpl::Prepare(
     std::string_view sql) {
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   return std::unique_ptr<levelql::Statement>(
-      std::make_unique<PreparedStatement>(this, Shared(std::move(stmt))));
+      std::make_unique<PreparedStatement>(this,
+                                          SharedStatement(std::move(stmt))));
 }
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Query(std::string_view sql,
                                                     const Params& params) {
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   int64_t affected = 0;
-  return Run(Shared(std::move(stmt)), params, &affected);
-}
-
-Result<std::string> DatabaseImpl::Explain(std::string_view sql,
-                                          const Params& params) {
-  LQ_ASSIGN_OR_RETURN(parser::Statement parsed, parser::ParseStatement(sql));
-  auto stmt = Shared(std::move(parsed));
-  const parser::Statement* target = stmt.get();
-  Mode mode = Mode::kExplain;
-  if (auto* e = std::get_if<parser::Explain>(&stmt->node)) {
-    target = e->statement.get();
-    if (e->analyze) mode = Mode::kExplainAnalyze;
-  }
-  if (!std::holds_alternative<parser::Select>(target->node)) {
-    return ExplainWrite(*target, params);
-  }
-  LQ_ASSIGN_OR_RETURN(auto cursor, RunSelect(stmt, params, mode));
-  std::string out;
-  while (cursor->Next()) {
-    out += cursor->row()[0].text();
-    out += '\n';
-  }
-  LQ_RETURN_IF_ERROR(cursor->status());
-  return out;
+  return Run(SharedStatement(std::move(stmt)), params, &affected);
 }
 
 RuleSet DatabaseImpl::rules() {
   std::lock_guard<std::mutex> lock(settings_mu_);
   return settings_.rules;
-}
-
-Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
-                                               const Params& params) {
-  auto cat = catalog();
-  Binder binder(cat);
-  RuleSet r = rules();
-  std::vector<Value> values;
-  ExecContext ctx;
-  std::unique_ptr<PlanNode> plan;
-  std::string head;
-  if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
-    LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
-    LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
-    ctx = NewContext(&values);
-    plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
-                         ctx, r)
-               .plan;
-    head = "Update " + bound.table->name;
-  } else if (auto* del = std::get_if<parser::Delete>(&stmt.node)) {
-    LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
-    LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
-    ctx = NewContext(&values);
-    plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
-                         ctx, r)
-               .plan;
-    head = "Delete " + bound.table->name;
-  } else {
-    return Status::NotSupported(
-        "EXPLAIN of this statement (SELECT, UPDATE and DELETE have plans)");
-  }
-  std::string out = head + "\n";
-  std::string body = RenderPlan(*plan, false);
-  size_t start = 0;
-  while (start < body.size()) {
-    size_t end = body.find('\n', start);
-    out += "  " + body.substr(start, end - start) + "\n";
-    start = end + 1;
-  }
-  return out;
-}
-
-Result<std::unique_ptr<Cursor>> DatabaseImpl::Resume(
-    std::shared_ptr<const parser::Statement> stmt, const std::string& token,
-    const Params& params) {
-  if (!std::holds_alternative<parser::Select>(stmt->node)) {
-    return Status::InvalidArgument("only a SELECT can be resumed");
-  }
-  LQ_ASSIGN_OR_RETURN(ResumePoint resume,
-                      DecodeToken(token, catalog()->token_key));
-  LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
-                      StartSelectRun(std::move(stmt), params, &resume));
-  return std::unique_ptr<Cursor>(
-      std::make_unique<SelectCursor>(this, std::move(run)));
-}
-
-Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
-    std::shared_ptr<const parser::Statement> stmt, const Params& params,
-    const ResumePoint* resume, int64_t backward_rows) {
-  auto run = std::make_unique<SelectRun>();
-  run->catalog = catalog();
-  run->stmt = std::move(stmt);
-  run->api_params = params;
-  const parser::Statement* target = run->stmt.get();
-  if (auto* e = std::get_if<parser::Explain>(&target->node)) {
-    target = e->statement.get();
-  }
-  const auto& select = std::get<parser::Select>(target->node);
-  Binder binder(run->catalog);
-  LQ_ASSIGN_OR_RETURN(run->bound, binder.BindSelect(select));
-  LQ_ASSIGN_OR_RETURN(run->params, BindParams(binder.params(), params));
-  std::string param_bytes;
-  for (const Value& v : run->params) {
-    keys::EncodeValue(v, keys::Direction::kAsc, &param_bytes);
-  }
-  run->fingerprint = Fingerprint(param_bytes, Fingerprint(target->text));
-  run->ctx = NewContext(&run->params);
-  if (resume) {
-    if (resume->fingerprint != run->fingerprint) {
-      return Status::InvalidArgument(
-          "continuation token belongs to another query or other parameter "
-          "values");
-    }
-    if (resume->schema_version != run->catalog->version) {
-      return Status::InvalidArgument(
-          "continuation token predates a schema change; restart the query");
-    }
-    run->start = *resume;
-    // A token at the start is the query from its beginning.
-    if (resume->kind != ResumePoint::Kind::kStart) {
-      run->ctx.resume = &run->start;
-    }
-  }
-  LQ_ASSIGN_OR_RETURN(
-      PlannedSelect planned,
-      PlanSelectRun(run->bound, run->ctx, rules(), backward_rows));
-  if (run->ctx.resume && (planned.order_signature != resume->order_signature ||
-                          !TokenFitsMode(resume->kind, planned.token_mode))) {
-    return Status::InvalidArgument(
-        "the query's plan reads rows in another order than when the "
-        "continuation token was made (ANALYZE, PRAGMA disable_rules or "
-        "another setting changed it); restart the query");
-  }
-  run->exec = StartSelect(std::move(planned), run->bound, &run->ctx);
-  if (!resume) run->start = run->Point(ResumePoint::Kind::kStart, 0);
-  return run;
-}
-
-Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
-    std::shared_ptr<const parser::Statement> stmt, const Params& params,
-    Mode mode) {
-  LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
-                      StartSelectRun(std::move(stmt), params, nullptr));
-  if (mode == Mode::kRun) {
-    return std::unique_ptr<Cursor>(
-        std::make_unique<SelectCursor>(this, std::move(run)));
-  }
-  if (mode == Mode::kExplainAnalyze) {
-    Row row;
-    while (run->exec.root->Next(&row)) {
-    }
-    LQ_RETURN_IF_ERROR(run->exec.root->status());
-    if (auto* sort = const_cast<PlanNode*>(
-            FindOnSpine(*run->exec.plan, PlanNode::Kind::kSort))) {
-      sort->stats.spilled_runs = run->ctx.spilled_runs;
-    }
-  }
-  return PlanCursor(RenderPlan(*run->exec.plan, mode == Mode::kExplainAnalyze));
 }
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
@@ -467,127 +321,6 @@ Result<int64_t> DatabaseImpl::RunWrite(const parser::Statement& stmt,
   }
   LQ_RETURN_IF_ERROR(Commit(txn->ToBatch()));
   return count;
-}
-
-Result<std::unique_ptr<Cursor>> DatabaseImpl::RunPragma(
-    const parser::Pragma& pragma) {
-  std::lock_guard<std::mutex> lock(settings_mu_);
-  if (pragma.name == "disable_rules") {
-    if (pragma.value) {
-      LQ_ASSIGN_OR_RETURN(settings_.rules,
-                          RuleSet::Disabling(pragma.value->ToString()));
-    }
-    return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
-        std::vector<std::string>{"disable_rules"},
-        std::vector<Row>{{Value::Text(settings_.rules.DisabledNames())}}));
-  }
-  if (pragma.name == "sort_memory_bytes") {
-    if (pragma.value) {
-      if (pragma.value->type() != Type::kInteger ||
-          pragma.value->int_value() < 1024) {
-        return Status::InvalidArgument(
-            "PRAGMA sort_memory_bytes takes an integer >= 1024");
-      }
-      settings_.sort_memory_bytes = pragma.value->int_value();
-    }
-    return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
-        std::vector<std::string>{"sort_memory_bytes"},
-        std::vector<Row>{{Value::Int(settings_.sort_memory_bytes)}}));
-  }
-  if (pragma.name == "statement_timeout_ms") {
-    if (pragma.value) {
-      if (pragma.value->type() != Type::kInteger ||
-          pragma.value->int_value() < 0) {
-        return Status::InvalidArgument(
-            "PRAGMA statement_timeout_ms takes an integer >= 0 (0: none)");
-      }
-      settings_.statement_timeout_ms = pragma.value->int_value();
-    }
-    return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
-        std::vector<std::string>{"statement_timeout_ms"},
-        std::vector<Row>{{Value::Int(settings_.statement_timeout_ms)}}));
-  }
-  return Status::NotSupported(
-      "PRAGMA " + pragma.name +
-      " (known: disable_rules, sort_memory_bytes, statement_timeout_ms)");
-}
-
-Status DatabaseImpl::RunAnalyze(const parser::Analyze& analyze) {
-  std::lock_guard<std::mutex> lock(write_mu_);
-  auto cat = catalog();
-  std::vector<std::shared_ptr<const TableSchema>> tables;
-  if (analyze.table.empty()) {
-    for (const auto& [name, t] : cat->tables) tables.push_back(t);
-  } else {
-    auto it = cat->tables.find(analyze.table);
-    if (it == cat->tables.end()) {
-      return Status::NotFound("no table " + analyze.table);
-    }
-    tables.push_back(it->second);
-  }
-  auto snapshot = store_->GetSnapshot();
-  auto next = std::make_shared<CatalogState>(*cat);
-  WriteBatch batch;
-  for (const auto& t : tables) {
-    LQ_ASSIGN_OR_RETURN(TableStats stats,
-                        ComputeStats(store_.get(), snapshot.get(), *t));
-    batch.Put(StatsKey(t->name), EncodeStats(stats));
-    next->stats[t->name] = std::make_shared<const TableStats>(std::move(stats));
-  }
-  LQ_RETURN_IF_ERROR(Commit(batch));
-  SetCatalog(next);
-  return Status::OK();
-}
-
-Status DatabaseImpl::RunCheck(const parser::Check& check) {
-  auto cat = catalog();
-  ExecContext ctx = NewContext(nullptr);
-  std::vector<std::shared_ptr<const TableSchema>> tables;
-  std::string only_index;
-  switch (check.target) {
-    case parser::Check::Target::kAll:
-      for (const auto& [name, t] : cat->tables) tables.push_back(t);
-      break;
-    case parser::Check::Target::kTable: {
-      auto it = cat->tables.find(check.name);
-      if (it == cat->tables.end())
-        return Status::NotFound("no table " + check.name);
-      tables.push_back(it->second);
-      break;
-    }
-    case parser::Check::Target::kIndex: {
-      auto it = cat->index_table.find(check.name);
-      if (it == cat->index_table.end())
-        return Status::NotFound("no index " + check.name);
-      tables.push_back(cat->tables.at(it->second));
-      only_index = check.name;
-      break;
-    }
-  }
-  CheckReport report;
-  for (const auto& t : tables) {
-    // Quarantined keys are made by another collator: nothing to compare
-    // until REINDEX, which the error says.
-    if (!t->needs_reindex.empty()) {
-      return Status::NotSupported(
-          "table " + t->name + " must be rebuilt before CHECK: " +
-          t->needs_reindex + "; run REINDEX " + t->name);
-    }
-    auto usable = std::make_shared<TableSchema>(*t);
-    usable->indexes.clear();
-    for (const auto& index : t->indexes) {
-      if (index->needs_reindex.empty()) {
-        usable->indexes.push_back(index);
-      } else if (index->name == only_index) {
-        return Status::NotSupported(
-            "index " + index->name + " must be rebuilt before CHECK: " +
-            index->needs_reindex + "; run REINDEX " + index->name);
-      }
-    }
-    LQ_RETURN_IF_ERROR(CheckTable(store_.get(), ctx.snapshot.get(), *usable,
-                                  only_index, &report));
-  }
-  return report.ToStatus();
 }
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path,

@@ -118,6 +118,10 @@ Status FinishInterruptedRebuilds(KvStore* store);
 Result<std::unique_ptr<Database>> OpenDatabaseOnStore(
     std::unique_ptr<KvStore> store, const Options& options);
 
+// A parsed statement shared by the cursors and runs that use it.
+std::shared_ptr<const parser::Statement> SharedStatement(
+    parser::Statement stmt);
+
 // Binds parameter values to the slots of a statement.
 Result<std::vector<Value>> BindParams(const ParamSlots& slots,
                                       const Params& params);

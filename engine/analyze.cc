@@ -1,0 +1,34 @@
+// ANALYZE of DatabaseImpl: statistics of every table (or one), stored in
+// the database and swapped into the catalog.
+#include "engine/database_impl.h"
+
+namespace levelql {
+
+Status DatabaseImpl::RunAnalyze(const parser::Analyze& analyze) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto cat = catalog();
+  std::vector<std::shared_ptr<const TableSchema>> tables;
+  if (analyze.table.empty()) {
+    for (const auto& [name, t] : cat->tables) tables.push_back(t);
+  } else {
+    auto it = cat->tables.find(analyze.table);
+    if (it == cat->tables.end()) {
+      return Status::NotFound("no table " + analyze.table);
+    }
+    tables.push_back(it->second);
+  }
+  auto snapshot = store_->GetSnapshot();
+  auto next = std::make_shared<CatalogState>(*cat);
+  WriteBatch batch;
+  for (const auto& t : tables) {
+    LQ_ASSIGN_OR_RETURN(TableStats stats,
+                        ComputeStats(store_.get(), snapshot.get(), *t));
+    batch.Put(StatsKey(t->name), EncodeStats(stats));
+    next->stats[t->name] = std::make_shared<const TableStats>(std::move(stats));
+  }
+  LQ_RETURN_IF_ERROR(Commit(batch));
+  SetCatalog(next);
+  return Status::OK();
+}
+
+}  // namespace levelql

@@ -1,0 +1,70 @@
+// EXPLAIN of DatabaseImpl: the plan of a SELECT (through RunSelect), an
+// UPDATE or a DELETE, one node per line.
+#include "engine/database_impl.h"
+
+namespace levelql {
+
+Result<std::string> DatabaseImpl::Explain(std::string_view sql,
+                                          const Params& params) {
+  LQ_ASSIGN_OR_RETURN(parser::Statement parsed, parser::ParseStatement(sql));
+  auto stmt = SharedStatement(std::move(parsed));
+  const parser::Statement* target = stmt.get();
+  Mode mode = Mode::kExplain;
+  if (auto* e = std::get_if<parser::Explain>(&stmt->node)) {
+    target = e->statement.get();
+    if (e->analyze) mode = Mode::kExplainAnalyze;
+  }
+  if (!std::holds_alternative<parser::Select>(target->node)) {
+    return ExplainWrite(*target, params);
+  }
+  LQ_ASSIGN_OR_RETURN(auto cursor, RunSelect(stmt, params, mode));
+  std::string out;
+  while (cursor->Next()) {
+    out += cursor->row()[0].text();
+    out += '\n';
+  }
+  LQ_RETURN_IF_ERROR(cursor->status());
+  return out;
+}
+
+Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
+                                               const Params& params) {
+  auto cat = catalog();
+  Binder binder(cat);
+  RuleSet r = rules();
+  std::vector<Value> values;
+  ExecContext ctx;
+  std::unique_ptr<PlanNode> plan;
+  std::string head;
+  if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
+    LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
+    LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
+    ctx = NewContext(&values);
+    plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
+                         ctx, r)
+               .plan;
+    head = "Update " + bound.table->name;
+  } else if (auto* del = std::get_if<parser::Delete>(&stmt.node)) {
+    LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
+    LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
+    ctx = NewContext(&values);
+    plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
+                         ctx, r)
+               .plan;
+    head = "Delete " + bound.table->name;
+  } else {
+    return Status::NotSupported(
+        "EXPLAIN of this statement (SELECT, UPDATE and DELETE have plans)");
+  }
+  std::string out = head + "\n";
+  std::string body = RenderPlan(*plan, false);
+  size_t start = 0;
+  while (start < body.size()) {
+    size_t end = body.find('\n', start);
+    out += "  " + body.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace levelql

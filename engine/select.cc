@@ -1,0 +1,96 @@
+// SELECT runs of DatabaseImpl: bind, check a continuation token against the
+// query, plan (forward, or backward for a previous page), start the
+// operators; hand out a cursor or the EXPLAIN [ANALYZE] text.
+#include "engine/database_impl.h"
+
+namespace levelql {
+
+Result<std::unique_ptr<Cursor>> DatabaseImpl::Resume(
+    std::shared_ptr<const parser::Statement> stmt, const std::string& token,
+    const Params& params) {
+  if (!std::holds_alternative<parser::Select>(stmt->node)) {
+    return Status::InvalidArgument("only a SELECT can be resumed");
+  }
+  LQ_ASSIGN_OR_RETURN(ResumePoint resume,
+                      DecodeToken(token, catalog()->token_key));
+  LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
+                      StartSelectRun(std::move(stmt), params, &resume));
+  return std::unique_ptr<Cursor>(
+      std::make_unique<SelectCursor>(this, std::move(run)));
+}
+
+Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
+    std::shared_ptr<const parser::Statement> stmt, const Params& params,
+    const ResumePoint* resume, int64_t backward_rows) {
+  auto run = std::make_unique<SelectRun>();
+  run->catalog = catalog();
+  run->stmt = std::move(stmt);
+  run->api_params = params;
+  const parser::Statement* target = run->stmt.get();
+  if (auto* e = std::get_if<parser::Explain>(&target->node)) {
+    target = e->statement.get();
+  }
+  const auto& select = std::get<parser::Select>(target->node);
+  Binder binder(run->catalog);
+  LQ_ASSIGN_OR_RETURN(run->bound, binder.BindSelect(select));
+  LQ_ASSIGN_OR_RETURN(run->params, BindParams(binder.params(), params));
+  std::string param_bytes;
+  for (const Value& v : run->params) {
+    keys::EncodeValue(v, keys::Direction::kAsc, &param_bytes);
+  }
+  run->fingerprint = Fingerprint(param_bytes, Fingerprint(target->text));
+  run->ctx = NewContext(&run->params);
+  if (resume) {
+    if (resume->fingerprint != run->fingerprint) {
+      return Status::InvalidArgument(
+          "continuation token belongs to another query or other parameter "
+          "values");
+    }
+    if (resume->schema_version != run->catalog->version) {
+      return Status::InvalidArgument(
+          "continuation token predates a schema change; restart the query");
+    }
+    run->start = *resume;
+    // A token at the start is the query from its beginning.
+    if (resume->kind != ResumePoint::Kind::kStart) {
+      run->ctx.resume = &run->start;
+    }
+  }
+  LQ_ASSIGN_OR_RETURN(
+      PlannedSelect planned,
+      PlanSelectRun(run->bound, run->ctx, rules(), backward_rows));
+  if (run->ctx.resume && (planned.order_signature != resume->order_signature ||
+                          !TokenFitsMode(resume->kind, planned.token_mode))) {
+    return Status::InvalidArgument(
+        "the query's plan reads rows in another order than when the "
+        "continuation token was made (ANALYZE, PRAGMA disable_rules or "
+        "another setting changed it); restart the query");
+  }
+  run->exec = StartSelect(std::move(planned), run->bound, &run->ctx);
+  if (!resume) run->start = run->Point(ResumePoint::Kind::kStart, 0);
+  return run;
+}
+
+Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
+    std::shared_ptr<const parser::Statement> stmt, const Params& params,
+    Mode mode) {
+  LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
+                      StartSelectRun(std::move(stmt), params, nullptr));
+  if (mode == Mode::kRun) {
+    return std::unique_ptr<Cursor>(
+        std::make_unique<SelectCursor>(this, std::move(run)));
+  }
+  if (mode == Mode::kExplainAnalyze) {
+    Row row;
+    while (run->exec.root->Next(&row)) {
+    }
+    LQ_RETURN_IF_ERROR(run->exec.root->status());
+    if (auto* sort = const_cast<PlanNode*>(
+            FindOnSpine(*run->exec.plan, PlanNode::Kind::kSort))) {
+      sort->stats.spilled_runs = run->ctx.spilled_runs;
+    }
+  }
+  return PlanCursor(RenderPlan(*run->exec.plan, mode == Mode::kExplainAnalyze));
+}
+
+}  // namespace levelql
