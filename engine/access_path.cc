@@ -180,15 +180,19 @@ class PathBuilder {
  public:
   PathBuilder(const TableSchema& table, const KeyColumn& key)
       : column_(table.columns[key.column]), key_(key) {
-    // The index column may have its own collation.
-    keyed_ = column_;
-    keyed_.collation = key.collation;
+    // The index column may have its own collation (copied only then: a
+    // column schema holds strings, and paths are derived per execution).
+    if (key.collation != column_.collation) {
+      keyed_copy_ = column_;
+      keyed_copy_.collation = key.collation;
+      keyed_ = &keyed_copy_;
+    }
     keys::EncodeValue(Value(), key.direction, &null_bytes_);
   }
 
   std::string Encode(const Value& v) const {
     std::string out;
-    rows::EncodeKeyComponent(keyed_, v, key_.direction, &out);
+    rows::EncodeKeyComponent(*keyed_, v, key_.direction, &out);
     return out;
   }
   bool desc() const { return key_.direction == keys::Direction::kDesc; }
@@ -243,7 +247,7 @@ class PathBuilder {
     auto collation_ok = [&](const BoundExpr& e) {
       return column_.type != Type::kText || e.collation == key_.collation;
     };
-    const std::string name = column_.name;
+    const std::string& name = column_.name;
     if (t.kind == Kind::kBinary && on_column(*t.args[0]) &&
         t.args[1]->kind == Kind::kConst && collation_ok(t)) {
       BinaryOp op = t.binary_op;
@@ -372,8 +376,9 @@ class PathBuilder {
   }
 
  private:
-  ColumnSchema column_;
-  ColumnSchema keyed_;
+  const ColumnSchema& column_;
+  const ColumnSchema* keyed_ = &column_;  // the column as the key holds it
+  ColumnSchema keyed_copy_;
   KeyColumn key_;
   std::string null_bytes_;
 };
@@ -419,11 +424,24 @@ AccessPath FullIndexPath(const TableSchema& table, const IndexSchema* index) {
   return path;
 }
 
+// Whether some term compares `column` itself (the only terms a key column
+// can use): a cheap test that spares deriving a path no term can shape.
+bool SomeTermOn(int column, const std::vector<const BoundExpr*>& terms) {
+  for (const BoundExpr* t : terms) {
+    if (!t->args.empty() && t->args[0]->kind == Kind::kColumn &&
+        t->args[0]->index == column) {
+      return true;
+    }
+  }
+  return false;
+}
+
 AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
                             const std::vector<const BoundExpr*>& terms) {
   AccessPath path;
   path.index = index;
   const std::vector<KeyColumn>& columns = KeyColumnsOf(table, index);
+  if (columns.empty() || !SomeTermOn(columns[0].column, terms)) return path;
   // Span prefixes built so far (equality columns), with their labels.
   std::vector<std::pair<std::string, std::string>> prefixes = {
       {rows::IdPrefix(KeyspaceId(table, index)), ""}};

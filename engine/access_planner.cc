@@ -111,9 +111,9 @@ class Planner {
     return p.index ? rows * kFetchCost + 1 : rows + 1;
   }
 
+  // The EXPLAIN detail is written once the plan is chosen (NameScans).
   std::unique_ptr<PlanNode> ScanNode(AccessPath path, bool reverse) const {
-    auto n =
-        Node(Kind::kIndexScan, ScanDetail(*table_, path, reverse), Rows(path));
+    auto n = Node(Kind::kIndexScan, "", Rows(path));
     n->path = std::move(path);
     n->reverse = reverse;
     return n;
@@ -259,12 +259,18 @@ class Planner {
       for (const AccessPath& p : paths) {
         if (!p.spans.empty()) consider(p);
       }
-      if (rules_.on(Rule::kPrimaryKeyRange)) {
+      // A whole index gives the order only if it starts with the first
+      // ORDER BY column (checked before building its path).
+      auto leads = [&](const IndexSchema* index) {
+        return KeyColumnsOf(*table_, index)[0].column == (*order)[0].column;
+      };
+      if (rules_.on(Rule::kPrimaryKeyRange) && leads(nullptr)) {
         consider(FullIndexPath(*table_, nullptr));
       }
       if (rules_.on(Rule::kIndexScan)) {
         for (const auto& index : table_->indexes) {
           if (!index->needs_reindex.empty()) continue;  // quarantined
+          if (!leads(index.get())) continue;
           AccessPath full = FullIndexPath(*table_, index.get());
           full.selectivity = 1.0;
           consider(std::move(full));
@@ -379,6 +385,14 @@ void ColumnsUsed(const BoundExpr* e, std::set<int>* out) {
   for (const auto& a : e->args) ColumnsUsed(a.get(), out);
 }
 
+// Writes the EXPLAIN detail of every index scan of a chosen plan.
+void NameScans(const TableSchema& table, PlanNode* node) {
+  if (node->kind == Kind::kIndexScan) {
+    node->detail = ScanDetail(table, node->path, node->reverse);
+  }
+  for (auto& c : node->children) NameScans(table, c.get());
+}
+
 AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
                       const RuleSet& rules, const TableStats* stats,
                       const AccessRequest& request) {
@@ -399,6 +413,7 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
     return out;
   }
   const bool need_filter = where && !c.exact;
+  if (c.keys) NameScans(table, c.keys.get());
   if (!c.keys) {
     out.rows = Node(Kind::kTableScan, table.name, planner.n());
   } else {

@@ -18,7 +18,7 @@ class PreparedStatement : public levelql::Statement {
 
   Result<std::unique_ptr<Cursor>> Query(const Params& params) override {
     int64_t affected = 0;
-    return db_->Run(stmt_, params, &affected);
+    return db_->Run(stmt_, params, &affected, &bound_);
   }
   Result<ExecResult> Execute(const Params& params) override {
     int64_t affected = 0;
@@ -30,7 +30,7 @@ class PreparedStatement : public levelql::Statement {
   }
   Result<std::unique_ptr<Cursor>> Resume(const std::string& token,
                                          const Params& params) override {
-    return db_->Resume(stmt_, token, params);
+    return db_->Resume(stmt_, token, params, &bound_);
   }
   int parameter_count() const override {
     Result<ParamSlots> slots = db_->Slots(*stmt_);
@@ -44,6 +44,7 @@ class PreparedStatement : public levelql::Statement {
  private:
   DatabaseImpl* db_;
   std::shared_ptr<const parser::Statement> stmt_;
+  std::shared_ptr<const BoundQuery> bound_;  // of a SELECT, once run
 };
 
 }  // namespace
@@ -220,12 +221,12 @@ RuleSet DatabaseImpl::rules() {
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
     std::shared_ptr<const parser::Statement> shared, const Params& params,
-    int64_t* affected) {
+    int64_t* affected, std::shared_ptr<const BoundQuery>* cache) {
   *affected = 0;
   const parser::Statement& stmt = *shared;
   const auto& node = stmt.node;
   if (std::holds_alternative<parser::Select>(node)) {
-    return RunSelect(std::move(shared), params, Mode::kRun);
+    return RunSelect(std::move(shared), params, Mode::kRun, cache);
   }
   if (auto* e = std::get_if<parser::Explain>(&node)) {
     if (std::holds_alternative<parser::Select>(e->statement->node)) {

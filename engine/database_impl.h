@@ -48,19 +48,26 @@ class DatabaseImpl : public Database {
 
   // Runs one parsed statement. Statements that return rows give a cursor;
   // others give a cursor with no columns and set *affected.
+  // `cache` (a prepared statement's) keeps the binding of a SELECT.
   Result<std::unique_ptr<Cursor>> Run(
       std::shared_ptr<const parser::Statement> stmt, const Params& params,
-      int64_t* affected);
+      int64_t* affected, std::shared_ptr<const BoundQuery>* cache = nullptr);
   // Resumes a SELECT after the row a continuation token was taken at.
   Result<std::unique_ptr<Cursor>> Resume(
       std::shared_ptr<const parser::Statement> stmt, const std::string& token,
-      const Params& params);
+      const Params& params, std::shared_ptr<const BoundQuery>* cache = nullptr);
   // Binds, plans and starts one run of a SELECT (`stmt` holds it, maybe in
   // an EXPLAIN), after `resume` when given (its query, schema and plan
   // order are checked), or reading `backward_rows` rows backwards from it.
+  // `query` is a binding of `stmt` to reuse when its catalog is current.
   Result<std::unique_ptr<SelectRun>> StartSelectRun(
       std::shared_ptr<const parser::Statement> stmt, const Params& params,
-      const ResumePoint* resume, int64_t backward_rows = 0);
+      const ResumePoint* resume, int64_t backward_rows = 0,
+      std::shared_ptr<const BoundQuery> query = nullptr);
+  // The binding of a SELECT (maybe in an EXPLAIN) against the current
+  // catalog: `cached` when it is still current, else a new one.
+  Result<std::shared_ptr<const BoundQuery>> BindQuery(
+      const parser::Statement& stmt, std::shared_ptr<const BoundQuery> cached);
 
   std::shared_ptr<const CatalogState> catalog() const;
   // The parameter slots of a statement (binds it against the catalog).
@@ -70,7 +77,7 @@ class DatabaseImpl : public Database {
   enum class Mode { kRun, kExplain, kExplainAnalyze };
   Result<std::unique_ptr<Cursor>> RunSelect(
       std::shared_ptr<const parser::Statement> stmt, const Params& params,
-      Mode mode);
+      Mode mode, std::shared_ptr<const BoundQuery>* cache = nullptr);
   Result<std::string> ExplainWrite(const parser::Statement& stmt,
                                    const Params& params);
   RuleSet rules();

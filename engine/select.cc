@@ -7,38 +7,54 @@ namespace levelql {
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Resume(
     std::shared_ptr<const parser::Statement> stmt, const std::string& token,
-    const Params& params) {
+    const Params& params, std::shared_ptr<const BoundQuery>* cache) {
   if (!std::holds_alternative<parser::Select>(stmt->node)) {
     return Status::InvalidArgument("only a SELECT can be resumed");
   }
   LQ_ASSIGN_OR_RETURN(ResumePoint resume,
                       DecodeToken(token, catalog()->token_key));
   LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
-                      StartSelectRun(std::move(stmt), params, &resume));
+                      StartSelectRun(std::move(stmt), params, &resume, 0,
+                                     cache ? *cache : nullptr));
+  if (cache) *cache = run->query;
   return std::unique_ptr<Cursor>(
       std::make_unique<SelectCursor>(this, std::move(run)));
 }
 
-Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
-    std::shared_ptr<const parser::Statement> stmt, const Params& params,
-    const ResumePoint* resume, int64_t backward_rows) {
-  auto run = std::make_unique<SelectRun>();
-  run->catalog = catalog();
-  run->stmt = std::move(stmt);
-  run->api_params = params;
-  const parser::Statement* target = run->stmt.get();
+Result<std::shared_ptr<const BoundQuery>> DatabaseImpl::BindQuery(
+    const parser::Statement& stmt, std::shared_ptr<const BoundQuery> cached) {
+  std::shared_ptr<const CatalogState> cat = catalog();
+  if (cached && cached->catalog == cat) return cached;
+  const parser::Statement* target = &stmt;
   if (auto* e = std::get_if<parser::Explain>(&target->node)) {
     target = e->statement.get();
   }
-  const auto& select = std::get<parser::Select>(target->node);
-  Binder binder(run->catalog);
-  LQ_ASSIGN_OR_RETURN(run->bound, binder.BindSelect(select));
-  LQ_ASSIGN_OR_RETURN(run->params, BindParams(binder.params(), params));
+  auto query = std::make_shared<BoundQuery>();
+  query->catalog = cat;
+  Binder binder(cat);
+  LQ_ASSIGN_OR_RETURN(
+      query->select, binder.BindSelect(std::get<parser::Select>(target->node)));
+  query->slots = binder.params();
+  query->text_fingerprint = Fingerprint(target->text);
+  return std::shared_ptr<const BoundQuery>(std::move(query));
+}
+
+Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
+    std::shared_ptr<const parser::Statement> stmt, const Params& params,
+    const ResumePoint* resume, int64_t backward_rows,
+    std::shared_ptr<const BoundQuery> query) {
+  auto run = std::make_unique<SelectRun>();
+  LQ_ASSIGN_OR_RETURN(run->query, BindQuery(*stmt, std::move(query)));
+  run->catalog = run->query->catalog;
+  run->bound = &run->query->select;
+  run->stmt = std::move(stmt);
+  run->api_params = params;
+  LQ_ASSIGN_OR_RETURN(run->params, BindParams(run->query->slots, params));
   std::string param_bytes;
   for (const Value& v : run->params) {
     keys::EncodeValue(v, keys::Direction::kAsc, &param_bytes);
   }
-  run->fingerprint = Fingerprint(param_bytes, Fingerprint(target->text));
+  run->fingerprint = Fingerprint(param_bytes, run->query->text_fingerprint);
   run->ctx = NewContext(&run->params);
   if (resume) {
     if (resume->fingerprint != run->fingerprint) {
@@ -58,7 +74,7 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
   }
   LQ_ASSIGN_OR_RETURN(
       PlannedSelect planned,
-      PlanSelectRun(run->bound, run->ctx, rules(), backward_rows));
+      PlanSelectRun(*run->bound, run->ctx, rules(), backward_rows));
   if (run->ctx.resume && (planned.order_signature != resume->order_signature ||
                           !TokenFitsMode(resume->kind, planned.token_mode))) {
     return Status::InvalidArgument(
@@ -66,16 +82,18 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
         "continuation token was made (ANALYZE, PRAGMA disable_rules or "
         "another setting changed it); restart the query");
   }
-  run->exec = StartSelect(std::move(planned), run->bound, &run->ctx);
+  run->exec = StartSelect(std::move(planned), *run->bound, &run->ctx);
   if (!resume) run->start = run->Point(ResumePoint::Kind::kStart, 0);
   return run;
 }
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
     std::shared_ptr<const parser::Statement> stmt, const Params& params,
-    Mode mode) {
+    Mode mode, std::shared_ptr<const BoundQuery>* cache) {
   LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
-                      StartSelectRun(std::move(stmt), params, nullptr));
+                      StartSelectRun(std::move(stmt), params, nullptr, 0,
+                                     cache ? *cache : nullptr));
+  if (cache) *cache = run->query;
   if (mode == Mode::kRun) {
     return std::unique_ptr<Cursor>(
         std::make_unique<SelectCursor>(this, std::move(run)));

@@ -86,9 +86,9 @@ Result<std::string> SelectCursor::PreviousPageToken(int64_t rows) {
       start.kind == ResumePoint::Kind::kDone || start.emitted <= rows) {
     return Encode(first_page);
   }
-  LQ_ASSIGN_OR_RETURN(
-      std::unique_ptr<SelectRun> back,
-      db_->StartSelectRun(run_->stmt, run_->api_params, &start, rows));
+  LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> back,
+                      db_->StartSelectRun(run_->stmt, run_->api_params, &start,
+                                          rows, run_->query));
   Row full;
   int64_t read = 0;
   while (read < rows && back->exec.root->Next(&full)) ++read;

@@ -23,13 +23,24 @@ namespace levelql {
 
 class DatabaseImpl;
 
+// A SELECT bound against one catalog, reused by later runs of the same
+// prepared statement while the catalog is the same (binding is a fifth of a
+// short query's work). Immutable once made; shared by runs and cursors.
+struct BoundQuery {
+  std::shared_ptr<const CatalogState> catalog;
+  BoundSelect select;
+  ParamSlots slots;
+  uint64_t text_fingerprint = 0;  // of the statement's text
+};
+
 // One run of a SELECT. `exec` is declared last so its operators, which
 // point into the members above, are destroyed first.
 struct SelectRun {
   std::shared_ptr<const CatalogState> catalog;
   std::shared_ptr<const parser::Statement> stmt;
   Params api_params;  // as the caller bound them, to plan the query again
-  BoundSelect bound;
+  std::shared_ptr<const BoundQuery> query;
+  const BoundSelect* bound = nullptr;  // &query->select
   std::vector<Value> params;
   ResumePoint start;         // the position the run starts after (kStart: none)
   uint64_t fingerprint = 0;  // of the statement and its parameter values
@@ -51,10 +62,10 @@ class SelectCursor : public Cursor {
   bool Next() override;
   const Row& row() const override { return row_; }
   const std::vector<std::string>& column_names() const override {
-    return run_->bound.output_names;
+    return run_->bound->output_names;
   }
   const std::vector<Type>& column_types() const override {
-    return run_->bound.output_types;
+    return run_->bound->output_types;
   }
   Status status() const override { return run_->exec.root->status(); }
   std::string ContinuationToken() const override;
