@@ -37,7 +37,8 @@ clean:
 # (issues 7, 13): prints the goal table, writes $(BENCH_JSON) (and, when
 # gnuplot or python3-matplotlib is installed, $(BUILD)/bench.png), then
 # regenerates the tables of README.md and bench/README.md from the JSON
-# (tools/bench_table.py). Takes ~10 minutes on 2 CPUs.
+# (tools/bench_table.py). About 10 minutes on 2 CPUs (9 min 33 s for the
+# table in the README, on a shared machine).
 BENCH_JSON ?= $(BUILD)/bench.json
 BENCH_FLAGS ?= --rows 1000000 --plot $(BUILD)/bench.png
 bench: deps configure
