@@ -1,6 +1,7 @@
 #include "bench/bench.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -11,9 +12,75 @@ namespace levelql::bench {
 
 namespace fs = std::filesystem;
 
-namespace {
+const StampIndex kPlainStamp = {
+    "", "by_stamp", "CREATE INDEX by_stamp ON actions (stamp DESC)", false};
+const StampIndex kRankedStamp = {
+    "r", "by_stamp_ranked",
+    "CREATE INDEX by_stamp_ranked ON actions (stamp DESC) WITH (ranked)", true};
 
-constexpr int64_t kBatchRows = 1000;
+const std::vector<std::string>& WorkloadGroups() {
+  static const std::vector<std::string> kGroups = {
+      "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "ANALYZE"};
+  return kGroups;
+}
+
+// In table order. W1 is not here: Setup loads the data (and times it) for
+// every run. ANALYZE comes first, on the table as loaded plus by_stamp.
+const std::vector<Bench::Workload>& Bench::Workloads() {
+  static const std::vector<Workload> kWorkloads = {
+      {"ANALYZE", "ANALYZE", [](Bench& b) { b.RunAnalyze(); }},
+      {"W2", "W2", [](Bench& b) { b.RunW2(); }},
+      {"W3", "W3", [](Bench& b) { b.RunW3(); }},
+      {"W4", "W4", [](Bench& b) { b.RunW4(); }},
+      {"W5", "W5", [](Bench& b) { b.RunW5(); }},
+      {"W6", "W6", [](Bench& b) { b.RunW6(kPlainStamp); }},
+      {"W7", "W7", [](Bench& b) { b.RunW7(kPlainStamp); }},
+      {"W9", "W9", [](Bench& b) { b.RunW9(); }},
+      // The ranked-index goals: "not implemented" while levelql refuses
+      // WITH (ranked); measured as soon as it accepts it.
+      {"W6r", "W6", [](Bench& b) { b.RunW6(kRankedStamp); }},
+      {"W7r", "W7", [](Bench& b) { b.RunW7(kRankedStamp); }},
+      {"W8", "W8", [](Bench& b) { b.RunW8(); }},
+  };
+  return kWorkloads;
+}
+
+const char* MetText(Outcome::Met m) {
+  switch (m) {
+    case Outcome::Met::kYes:
+      return "yes";
+    case Outcome::Met::kNo:
+      return "NO";
+    case Outcome::Met::kWrongResults:
+      return "WRONG RESULTS";
+    case Outcome::Met::kNotImplemented:
+      return "not implemented";
+    case Outcome::Met::kNotApplicable:
+      break;
+  }
+  return "n/a";
+}
+
+// A value in an outcome's unit, as the table shows it.
+std::string FormatIn(const std::string& unit, double v) {
+  if (unit == "bytes") return FormatMiB(v);
+  if (unit == "rows/s" || unit == "keys/s") return FormatCount(v) + " " + unit;
+  return FormatSeconds(v);
+}
+
+std::string MinMax(const std::string& unit, const Measure& m) {
+  if (std::isnan(m.min)) return "-";
+  std::string lo = FormatIn(unit, m.min), hi = FormatIn(unit, m.max);
+  // "61.0 us" and "70.2 us" -> "61.0-70.2 us".
+  size_t a = lo.find(' '), b = hi.find(' ');
+  if (a != std::string::npos && b != std::string::npos &&
+      lo.substr(a) == hi.substr(b)) {
+    return lo.substr(0, a) + "-" + hi;
+  }
+  return lo + " - " + hi;
+}
+
+namespace {
 
 std::string FirstDifference(const ResultRows& a, const ResultRows& b) {
   auto show = [](const std::string& row) {
@@ -61,6 +128,42 @@ std::string Indent(const std::string& text) {
 
 }  // namespace
 
+std::string Outcome::SpreadText() const {
+  std::string out;
+  for (auto [name, m] :
+       {std::pair<const char*, const Measure*>{"levelql", &levelql},
+        {"SQLite", &sqlite},
+        {"raw", &raw}}) {
+    if (m->samples.size() < 2 || std::isnan(m->min)) continue;
+    if (!out.empty()) out += ", ";
+    out += std::string(name) + " " + MinMax(unit, *m);
+  }
+  return out;
+}
+
+Measure Summarize(std::vector<double> samples, std::string (*format)(double)) {
+  Measure m;
+  m.samples = std::move(samples);
+  if (m.samples.empty()) {
+    m.text = format(NAN);
+    return m;
+  }
+  m.median = Median(m.samples);
+  auto [lo, hi] = std::minmax_element(m.samples.begin(), m.samples.end());
+  m.min = *lo;
+  m.max = *hi;
+  m.text = format(m.median);
+  return m;
+}
+
+Measure RateOf(const Measure& seconds, double amount, const char* unit) {
+  std::vector<double> rates;
+  for (double s : seconds.samples) rates.push_back(amount / s);
+  Measure m = Summarize(std::move(rates), &FormatCount);
+  m.text += std::string(" ") + unit;
+  return m;
+}
+
 Bench::Bench(BenchOptions options)
     : options_(std::move(options)), spec_(DataSpec::Make(options_.rows)) {}
 
@@ -74,19 +177,16 @@ Bench::~Bench() {
   }
 }
 
-bool Bench::Wanted(const std::string& w) const {
-  return options_.workloads.empty() || options_.workloads.count(w) > 0;
+bool Bench::Wanted(const std::string& group) const {
+  return options_.workloads.empty() || options_.workloads.count(group) > 0;
 }
 
 int Bench::Run() {
+  started_ = Now();
   Setup();
-  if (Wanted("W2")) RunW2();
-  if (Wanted("W3")) RunW3();
-  if (Wanted("W4")) RunW4();
-  if (Wanted("W5")) RunW5();
-  if (Wanted("W6")) RunW6();
-  if (Wanted("W7")) RunW7();
-  if (Wanted("W8")) RunW8();
+  for (const Workload& w : Workloads()) {
+    if (Wanted(w.group)) w.run(*this);
+  }
 
   Report report(*this);
   report.PrintTable();
@@ -99,180 +199,10 @@ int Bench::Run() {
   return failed ? 1 : 0;
 }
 
-void Bench::Setup() {
-  if (options_.dir.empty()) {
-    std::string tmpl = (fs::temp_directory_path() / "levelql-bench-XXXXXX");
-    if (!mkdtemp(tmpl.data())) Die("cannot create a temporary directory");
-    dir_ = tmpl;
-    own_dir_ = true;
-  } else {
-    dir_ = options_.dir;
-    fs::create_directories(dir_);
-  }
-  const std::string meta_path = dir_ + "/bench-data.txt";
-  const std::string meta = "rows=" + std::to_string(spec_.rows) +
-                           " users=" + std::to_string(spec_.users) +
-                           " seed=" + std::to_string(spec_.seed) + "\n";
-  bool reuse = false;
-  if (options_.reuse) {
-    std::ifstream in(meta_path);
-    std::string line;
-    reuse = std::getline(in, line) && line + "\n" == meta;
-    if (!reuse) std::cout << "--reuse: no matching data set; loading it\n";
-  }
-  if (!reuse) {
-    fs::remove(meta_path);
-    for (const char* name :
-         {"levelql", "sqlite.db", "sqlite.db-wal", "sqlite.db-shm", "raw"}) {
-      fs::remove_all(dir_ + "/" + name);
-    }
-  }
-  std::cout << "data: " << dir_ << (reuse ? " (reused)" : "") << "\n";
-  lq_ = std::make_unique<LevelqlEngine>(dir_ + "/levelql");
-  sq_ = std::make_unique<SqliteEngine>(dir_ + "/sqlite.db");
-  raw_ = std::make_unique<RawStore>(dir_ + "/raw");
-  lq_->Open(options_.cache_bytes);
-  sq_->Open(options_.cache_bytes);
-  raw_->Open(options_.cache_bytes);
-  if (reuse) {
-    Outcome o;
-    o.workload = "W1";
-    o.what = "ingest (skipped: --reuse)";
-    if (Wanted("W1")) outcomes_.push_back(o);
-    return;
-  }
-  Load();
-  std::ofstream(meta_path) << meta;
-}
-
-void Bench::Load() {
-  lq_->Exec(kCreateTable);
-  sq_->Exec(kCreateTable);
-  for (const char* ddl : kCreateIndexes) {
-    lq_->Exec(ddl);
-    sq_->Exec(ddl);
-  }
-  // The stores take turns, batch by batch: on a machine shared with other
-  // work, every store sees the same load (and LevelDB's background
-  // compactions run while SQLite inserts too, as they would in an app).
-  std::cout << "W1: loading " << spec_.rows << " rows in batches of "
-            << kBatchRows << " (4 indexes), the stores taking turns\n";
-  std::vector<Action> batch;
-  double lq = 0, sq = 0, raw = 0;
-  int64_t next_report = spec_.rows / 4;
-  for (int64_t first = 1; first <= spec_.rows; first += kBatchRows) {
-    batch.clear();
-    int64_t last = std::min(spec_.rows, first + kBatchRows - 1);
-    for (int64_t id = first; id <= last; ++id) {
-      batch.push_back(MakeAction(spec_, id));
-    }
-    double t0 = Now();
-    lq_->InsertBatch(batch);
-    double t1 = Now();
-    sq_->InsertBatch(batch);
-    double t2 = Now();
-    raw_->InsertBatch(batch);
-    double t3 = Now();
-    lq += t1 - t0;
-    sq += t2 - t1;
-    raw += t3 - t2;
-    if (last >= next_report || last == spec_.rows) {
-      std::cout << "  " << last << " rows: levelql " << FormatSeconds(lq)
-                << ", SQLite " << FormatSeconds(sq) << ", raw LevelDB "
-                << FormatSeconds(raw) << "\n"
-                << std::flush;
-      next_report += spec_.rows / 4;
-    }
-  }
-
-  if (Wanted("W1")) {
-    Outcome o;
-    o.workload = "W1";
-    o.what = "ingest, batches of 1,000 rows, 4 indexes";
-    o.unit = "rows/s";
-    double n = static_cast<double>(spec_.rows);
-    o.levelql = n / lq;
-    o.sqlite = n / sq;
-    o.raw = n / raw;
-    o.levelql_text = FormatCount(o.levelql) + " rows/s";
-    o.sqlite_text = FormatCount(o.sqlite) + " rows/s";
-    o.raw_text = FormatCount(o.raw) + " rows/s";
-    o.ratio = o.levelql / o.sqlite;
-    o.goal = ">= 1.5x SQLite";
-    o.goal_value = 1.5;
-    o.higher_is_better = true;
-    o.met = options_.check_only ? Outcome::Met::kNotApplicable
-            : o.ratio >= 1.5    ? Outcome::Met::kYes
-                                : Outcome::Met::kNo;
-    o.note = "raw = the same row and index keys in LevelDB WriteBatches";
-    outcomes_.push_back(o);
-  }
-
-  // The index W6 and W7 need, built after loading in every store.
-  // DESC: newest first, as W6 reads it (a forward scan in LevelDB, whose
-  // reverse iteration is slower; SQLite reads B-trees both ways alike).
-  const char* by_stamp = "CREATE INDEX by_stamp ON actions (stamp DESC)";
-  SetupStep step{by_stamp};
-  double t0 = Now();
-  lq_->Exec(by_stamp);
-  step.levelql = Now() - t0;
-  t0 = Now();
-  sq_->Exec(by_stamp);
-  step.sqlite = Now() - t0;
-  t0 = Now();
-  raw_->BuildStampIndex();
-  step.raw = Now() - t0;
-  setup_.push_back(step);
-  SetupStep analyze{"ANALYZE"};
-  t0 = Now();
-  sq_->Exec("ANALYZE");
-  analyze.sqlite = Now() - t0;
-  t0 = Now();
-  if (AnalyzeLevelql()) {
-    analyze.levelql = Now() - t0;
-  } else {
-    analyze.what += " (levelql: not supported yet)";
-  }
-  setup_.push_back(analyze);
-  for (const SetupStep& s : setup_) {
-    std::cout << "  " << s.what << ": levelql " << FormatSeconds(s.levelql)
-              << ", SQLite " << FormatSeconds(s.sqlite) << ", raw "
-              << FormatSeconds(s.raw) << "\n";
-  }
-}
-
-bool Bench::AnalyzeLevelql() {
-  Status s = lq_->TryExec("ANALYZE actions");
-  if (s.code() == Status::Code::kNotSupported) return false;
-  if (!s.ok()) Die("levelql: ANALYZE: " + s.ToString());
-  return true;
-}
-
-void Bench::SwitchIndex(const std::string& drop, const std::string& name,
-                        const std::string& levelql_ddl,
-                        const std::string& sqlite_ddl) {
-  RowCollector found;
-  sq_->Prepare("SELECT name FROM sqlite_master WHERE name = ?")
-      ->Run({name}, &found, nullptr);
-  if (!found.rows.empty()) return;  // already in place (both engines)
-  SetupStep step{"DROP INDEX " + drop + "; CREATE INDEX " + name + "; ANALYZE"};
-  double t0 = Now();
-  lq_->Exec("DROP INDEX IF EXISTS " + drop);
-  lq_->Exec(levelql_ddl);
-  AnalyzeLevelql();
-  step.levelql = Now() - t0;
-  t0 = Now();
-  sq_->Exec("DROP INDEX IF EXISTS " + drop);
-  sq_->Exec(sqlite_ddl);
-  sq_->Exec("ANALYZE " + name);
-  step.sqlite = Now() - t0;
-  setup_.push_back(step);
-}
-
-std::vector<double> Bench::TimePerQuery(
+std::vector<Measure> Bench::TimePerQuery(
     size_t queries, const std::vector<std::function<void()>>& run_all) {
   const size_t n = run_all.size();
-  if (options_.check_only) return std::vector<double>(n, NAN);
+  if (options_.check_only) return std::vector<Measure>(n, Summarize({}));
   std::vector<int> reps(n);
   for (size_t f = 0; f < n; ++f) {
     double t0 = Now();
@@ -290,9 +220,9 @@ std::vector<double> Bench::TimePerQuery(
                          (static_cast<double>(reps[f]) * queries));
     }
   }
-  std::vector<double> medians;
-  for (auto& t : times) medians.push_back(Median(t));
-  return medians;
+  std::vector<Measure> measures;
+  for (auto& t : times) measures.push_back(Summarize(std::move(t)));
+  return measures;
 }
 
 std::function<void()> Bench::RunAll(Query& q,
@@ -389,27 +319,50 @@ PlanRecord& Bench::RecordPlan(const std::string& workload,
 }
 
 Outcome& Bench::AddLatency(const std::string& workload, const std::string& what,
-                           double lq, double sq, double goal) {
+                           const Measure& lq, const Measure& sq, double goal,
+                           const Measure& raw) {
   Outcome o;
   o.workload = workload;
   o.what = what;
   o.unit = "s/query";
   o.levelql = lq;
   o.sqlite = sq;
-  o.levelql_text = FormatSeconds(lq);
-  o.sqlite_text = FormatSeconds(sq);
-  o.ratio = lq / sq;
+  o.raw = raw;
+  o.runs = options_.runs;
+  o.ratio = lq.median / sq.median;
   char buf[64];
   std::snprintf(buf, sizeof buf, "<= %gx SQLite", goal);
   o.goal = buf;
   o.goal_value = goal;
-  if (!LastCheckOk()) {
+  return AddOutcome(std::move(o), LastCheckOk());
+}
+
+Outcome& Bench::AddOutcome(Outcome o, bool results_ok) {
+  if (!results_ok) {
     o.met = Outcome::Met::kWrongResults;
-  } else if (!std::isnan(o.ratio)) {
-    o.met = o.ratio <= goal ? Outcome::Met::kYes : Outcome::Met::kNo;
+  } else if (std::isnan(o.ratio) || std::isnan(o.goal_value)) {
+    o.met = Outcome::Met::kNotApplicable;
+  } else if (o.higher_is_better) {
+    o.met = o.ratio >= o.goal_value ? Outcome::Met::kYes : Outcome::Met::kNo;
+  } else {
+    o.met = o.ratio <= o.goal_value ? Outcome::Met::kYes : Outcome::Met::kNo;
   }
-  outcomes_.push_back(o);
+  outcomes_.push_back(std::move(o));
   return outcomes_.back();
+}
+
+void Bench::AddNotImplemented(const std::string& workload,
+                              const std::string& what, const std::string& goal,
+                              const std::string& why) {
+  Outcome o;
+  o.workload = workload;
+  o.what = what;
+  o.levelql.text = "not implemented";
+  o.goal = goal;
+  o.met = Outcome::Met::kNotImplemented;
+  o.note = why;
+  std::cout << workload << ": not implemented - " << why << "\n";
+  outcomes_.push_back(std::move(o));
 }
 
 }  // namespace levelql::bench

@@ -1,12 +1,16 @@
 // levelql-bench: one data set in levelql, SQLite and raw LevelDB keys; the
-// workloads W1-W8 of issue 7 on each; a table of goals met or missed.
+// workloads W1-W9 and ANALYZE of issues 7 and 13 on each; a table of goals
+// met, missed or not implemented yet.
 //
-// Bench owns the three stores (in one directory), runs the workloads in a
-// fixed order and collects Outcomes (one table row per goal), result checks
-// and plans; report.cc prints and saves them. Single-threaded.
+// Bench owns the three stores (in one directory), runs the workloads of its
+// registry (bench.cc, Workloads()) in order and collects Outcomes (one
+// table row per goal), result checks and plans; report.cc prints and saves
+// them, and tools/bench_table.py turns the JSON into the README tables.
+// Single-threaded, apart from LevelDB's own background compaction thread.
 #ifndef LEVELQL_BENCH_BENCH_H_
 #define LEVELQL_BENCH_BENCH_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -27,23 +31,46 @@ struct BenchOptions {
   bool keep = false;
   bool reuse = false;  // --dir already holds this data set: skip loading
   bool check_only = false;
-  std::set<std::string> workloads;  // empty: all
-  int runs = 5;
-  size_t cache_bytes = 8 << 20;   // every store's cache: levelql's default
-  double min_run_seconds = 0.05;  // repeat fast query lists up to this long
+  std::set<std::string> workloads;  // groups (see WorkloadGroups); empty: all
+  int runs = 5;                     // timed runs per query workload
+  int load_runs = 0;                // W1 loads per store; 0: LoadRuns()
+  size_t cache_bytes = 8 << 20;     // every store's cache: levelql's default
+  double min_run_seconds = 0.05;    // repeat fast query lists up to this long
   std::string json_path;
   std::string plot_path;
   std::string command_line;
   std::string load_at_start;  // load averages when the run started
+
+  // W1 loads per store: --load-runs, else `runs` below 500,000 rows and 3
+  // from there (a 1M-row load of the three stores takes minutes).
+  int LoadRuns() const {
+    if (load_runs > 0) return load_runs;
+    return rows < 500000 ? runs : std::min(runs, 3);
+  }
+};
+
+// The workload groups --workloads accepts: "W1".."W9" and "ANALYZE". A
+// group selects its extra rows too (W2: W2b; W5: W5b; W6: W6t, W6r; W7:
+// W7r; W8: W8s).
+const std::vector<std::string>& WorkloadGroups();
+
+// One store's figure for a goal: the median of the timed runs and their
+// spread, in the outcome's unit.
+struct Measure {
+  double median = NAN, min = NAN, max = NAN;
+  std::vector<double> samples;  // one per run, in run order
+  std::string text;             // the table cell (the median, formatted)
+
+  bool measured() const { return !std::isnan(median); }
 };
 
 // One row of the result table: a goal and how the run measured against it.
 struct Outcome {
   std::string workload;  // "W3"
   std::string what;      // "category = ? AND country = ? (~100 rows)"
-  std::string unit;      // "s/query", "rows/s", "keys/s", "bytes"
-  double levelql = NAN, sqlite = NAN, raw = NAN;
-  std::string levelql_text, sqlite_text, raw_text;  // formatted cells
+  std::string unit;      // "s/query", "s", "rows/s", "keys/s", "bytes"
+  Measure levelql, sqlite, raw;
+  int runs = 0;        // timed runs behind each median
   double ratio = NAN;  // in the goal's terms (see goal)
   std::string goal;    // "<= 0.5x SQLite"
   double goal_value = NAN;
@@ -52,6 +79,7 @@ struct Outcome {
     kYes,
     kNo,
     kNotApplicable,
+    kNotImplemented,  // the engine lacks the feature the goal is about
     kWrongResults
   } met = Met::kNotApplicable;
   std::string note;
@@ -61,7 +89,11 @@ struct Outcome {
     if (std::isnan(ratio) || std::isnan(goal_value)) return NAN;
     return higher_is_better ? goal_value / ratio : ratio / goal_value;
   }
+  // "levelql 61.0-70.2 us, SQLite 21.1-23.0 us": min-max of the runs.
+  std::string SpreadText() const;
 };
+
+const char* MetText(Outcome::Met m);
 
 struct ResultCheck {
   std::string workload;
@@ -82,6 +114,17 @@ struct SetupStep {
   double levelql = NAN, sqlite = NAN, raw = NAN;  // seconds
 };
 
+// The index W6 and W7 read in levelql. SQLite always reads by_stamp, a
+// plain B-tree index (it has no ranked kind).
+struct StampIndex {
+  const char* suffix;  // appended to the workload: "" or "r"
+  const char* name;
+  const char* levelql_ddl;
+  bool ranked;  // an order-statistic index: OFFSET and COUNT in O(log n)
+};
+extern const StampIndex kPlainStamp;
+extern const StampIndex kRankedStamp;
+
 class Bench {
  public:
   explicit Bench(BenchOptions options);
@@ -90,31 +133,59 @@ class Bench {
   // Runs everything; returns the process exit status (1 when results differ).
   int Run();
 
+  // A registry entry: the rows `name` adds to the table, selected by
+  // --workloads `group`. A goal the engine cannot meet yet (a ranked index)
+  // is still an entry; its run reports "not implemented" until the engine
+  // accepts the feature, and measures it from then on.
+  struct Workload {
+    const char* name;
+    const char* group;
+    void (*run)(Bench&);
+  };
+  static const std::vector<Workload>& Workloads();
+
  private:
-  bool Wanted(const std::string& w) const;
+  bool Wanted(const std::string& group) const;
   void Setup();
-  void Load();  // W1
+  // W1: loads every store on its own (never interleaved with another's
+  // batches), LoadRuns() times, each load timed from its first batch
+  // through closing the store and draining LevelDB's compactions; keeps the
+  // last load of each for the query workloads (load.cc).
+  void Load();
+  // Closes levelql (the raw store), drains its compactions and reopens it,
+  // so that no background work left over from building an index runs
+  // during the next timings. Returns the seconds it took.
+  double SettleLevelql();
+  double SettleRaw();
   // ANALYZE in levelql; false when levelql does not support it yet.
   bool AnalyzeLevelql();
   // Replaces index `drop` by `name` in both engines, unless `name` is
-  // already there (a reused data set).
+  // already there (a reused data set), and settles LevelDB.
   void SwitchIndex(const std::string& drop, const std::string& name,
                    const std::string& levelql_ddl,
                    const std::string& sqlite_ddl);
+  // Makes `index` levelql's stamp index (creating it first, then dropping
+  // the other); returns "" or, when levelql refuses the DDL as a syntax
+  // error or not supported, its message.
+  std::string UseStampIndex(const StampIndex& index);
+  bool LevelqlHasIndex(const std::string& name);
+
+  void RunAnalyze();
   void RunW2();
   void RunW3();
   void RunW4();
   void RunW5();
-  void RunW6();
-  void RunW7();
+  void RunW6(const StampIndex& index);
+  void RunW7(const StampIndex& index);
   void RunW8();
+  void RunW9();
 
   // Per-query latency of each function (each runs the whole parameter list
-  // once): the median over options_.runs runs, each repeated to last at
-  // least min_run_seconds, divided by the number of queries. The functions'
-  // runs alternate, so a machine shared with other work slows all alike.
-  // NANs in --check-only mode.
-  std::vector<double> TimePerQuery(
+  // once): options_.runs timed runs after a warm-up, each repeated to last
+  // at least min_run_seconds, divided by the number of queries. The
+  // functions' runs alternate, so a machine shared with other work slows
+  // all alike. Empty samples in --check-only mode.
+  std::vector<Measure> TimePerQuery(
       size_t queries, const std::vector<std::function<void()>>& run_all);
   // A function that runs `q` on every parameter set.
   std::function<void()> RunAll(Query& q, const std::vector<ParamList>& params);
@@ -135,8 +206,17 @@ class Bench {
                          const ParamList& params, const std::string& expect,
                          bool analyze = true);
 
+  // Adds a row comparing levelql with SQLite in seconds per query (ratio
+  // levelql / SQLite, goal "<= goal x SQLite"); `raw` is shown alongside.
   Outcome& AddLatency(const std::string& workload, const std::string& what,
-                      double lq, double sq, double goal);
+                      const Measure& lq, const Measure& sq, double goal,
+                      const Measure& raw = {});
+  // Adds `o` after deciding o.met from its ratio and goal (wrong results
+  // when `results_ok` is false).
+  Outcome& AddOutcome(Outcome o, bool results_ok);
+  // A row for a goal the engine cannot be measured against yet.
+  void AddNotImplemented(const std::string& workload, const std::string& what,
+                         const std::string& goal, const std::string& why);
 
   friend class Report;
 
@@ -144,7 +224,8 @@ class Bench {
   DataSpec spec_;
   std::string dir_;
   bool own_dir_ = false;
-  uint64_t sink_ = 0;  // folds result values, so no read is optimized away
+  double started_ = 0;  // Now() at the start of Run
+  uint64_t sink_ = 0;   // folds result values, so no read is optimized away
   std::unique_ptr<LevelqlEngine> lq_;
   std::unique_ptr<SqliteEngine> sq_;
   std::unique_ptr<RawStore> raw_;
@@ -153,6 +234,16 @@ class Bench {
   std::vector<PlanRecord> plans_;
   std::vector<SetupStep> setup_;
 };
+
+// Seconds -> a Measure in seconds; amount / seconds -> a rate.
+Measure Summarize(std::vector<double> samples,
+                  std::string (*format)(double) = &FormatSeconds);
+Measure RateOf(const Measure& seconds, double amount, const char* unit);
+// A value in a unit of Outcome::unit, as the table shows it ("12.3 us",
+// "45.6k rows/s", "83.1 MiB").
+std::string FormatIn(const std::string& unit, double v);
+// The spread of a measure: "61.0-70.2 us".
+std::string MinMax(const std::string& unit, const Measure& m);
 
 // The W8 child process (levelql-bench --child-w8 ENGINE MODE PATH CACHE):
 // runs SELECT * FROM actions ORDER BY name and prints

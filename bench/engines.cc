@@ -6,8 +6,11 @@
 #include <leveldb/write_batch.h>
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <sstream>
+#include <thread>
 
 #include "bench/bench_util.h"
 
@@ -229,12 +232,43 @@ std::string Lower(std::string s) {
   return s;
 }
 
+// LevelDB as levelql's storage adapter opens it (engine/kv_store.cc), with
+// levelql's default Options (include/levelql/database.h): the raw store and
+// DrainCompactions must write tables exactly as levelql would (a compaction
+// run without the filter policy would write tables without bloom filters).
+struct LevelDbSetup {
+  std::unique_ptr<leveldb::Cache> cache;
+  std::unique_ptr<const leveldb::FilterPolicy> filter;
+  leveldb::Options options;
+
+  explicit LevelDbSetup(size_t cache_bytes) {
+    Options defaults;
+    cache.reset(leveldb::NewLRUCache(cache_bytes));
+    if (defaults.bloom_bits_per_key > 0) {
+      filter.reset(leveldb::NewBloomFilterPolicy(defaults.bloom_bits_per_key));
+      options.filter_policy = filter.get();
+    }
+    options.create_if_missing = true;
+    options.paranoid_checks = true;
+    options.block_cache = cache.get();
+    options.compression = defaults.compression ? leveldb::kSnappyCompression
+                                               : leveldb::kNoCompression;
+  }
+};
+
+// levelql reads with checksums verified (engine/kv_store.cc); so does the
+// raw store.
+leveldb::ReadOptions Reading() {
+  leveldb::ReadOptions ro;
+  ro.verify_checksums = true;
+  return ro;
+}
+
 // Equality range of an index entry prefix: keys are prefix + 8-byte id.
 class IdRange {
  public:
   IdRange(leveldb::DB* db, std::string prefix)
-      : it_(db->NewIterator(leveldb::ReadOptions())),
-        prefix_(std::move(prefix)) {
+      : it_(db->NewIterator(Reading())), prefix_(std::move(prefix)) {
     it_->Seek(prefix_);
     Settle();
   }
@@ -269,8 +303,8 @@ class RowFetcher {
  public:
   explicit RowFetcher(leveldb::DB* db) : db_(db) {}
   void Emit(uint64_t ordered_id, RowConsumer* rows, uint64_t* sink) {
-    leveldb::Status s = db_->Get(leveldb::ReadOptions(),
-                                 Concat("r", BigEndian(ordered_id)), &value_);
+    leveldb::Status s =
+        db_->Get(Reading(), Concat("r", BigEndian(ordered_id)), &value_);
     if (!s.ok()) Die("raw LevelDB: missing row for an index entry");
     std::string_view name = RowName(value_);
     int64_t id = static_cast<int64_t>(ordered_id ^ (1ULL << 63));
@@ -286,7 +320,67 @@ class RowFetcher {
   std::string value_;
 };
 
+// True when LevelDB would schedule a size compaction now. Reads the file
+// sizes per level from the "leveldb.sstables" property (lines "--- level
+// N ---" and " number:bytes[...]") and applies VersionSet::Finalize's rule
+// (LevelDB 1.23): level 0 at 4 files (kL0_CompactionTrigger), level L >= 1
+// above 10 MiB * 10^(L-1); the last level (6) is never compacted.
+bool CompactionDue(leveldb::DB* db, std::string* levels) {
+  std::string text;
+  if (!db->GetProperty("leveldb.sstables", &text)) {
+    Die("LevelDB: no leveldb.sstables property");
+  }
+  constexpr int kLevels = 7;
+  int files[kLevels] = {0};
+  double bytes[kLevels] = {0};
+  int level = -1;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("--- level ", 0) == 0) {
+      level = std::atoi(line.c_str() + 10);
+    } else if (!line.empty() && line[0] == ' ' && level >= 0 &&
+               level < kLevels) {
+      size_t colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      ++files[level];
+      bytes[level] += std::atof(line.c_str() + colon + 1);
+    }
+  }
+  levels->clear();
+  for (int l = 0; l < kLevels; ++l) {
+    if (l) *levels += ' ';
+    *levels += std::to_string(files[l]);
+  }
+  if (files[0] >= 4) return true;
+  double budget = 10.0 * 1048576;
+  for (int l = 1; l < kLevels - 1; ++l, budget *= 10) {
+    if (bytes[l] > budget) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+void DrainCompactions(const std::string& path, size_t cache_bytes,
+                      double timeout_seconds) {
+  LevelDbSetup setup(cache_bytes);
+  setup.options.create_if_missing = false;
+  leveldb::DB* raw = nullptr;
+  leveldb::Status s = leveldb::DB::Open(setup.options, path, &raw);
+  if (!s.ok()) Die("LevelDB: draining " + path + ": " + s.ToString());
+  std::unique_ptr<leveldb::DB> db(raw);
+  const double deadline = Now() + timeout_seconds;
+  std::string levels;
+  while (CompactionDue(db.get(), &levels)) {
+    if (Now() > deadline) {
+      Die("LevelDB: compactions of " + path + " still due after " +
+          FormatSeconds(timeout_seconds) + " (files per level: " + levels +
+          ")");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
 
 void AppendValue(const Value& v, std::string* out) {
   switch (v.type()) {
@@ -348,7 +442,7 @@ std::string LevelqlEngine::Explain(const std::string& sql,
   return *plan;
 }
 
-void LevelqlEngine::InsertBatch(const std::vector<Action>& rows) {
+void LevelqlEngine::InsertBatch(std::span<const Action> rows) {
   auto& stmt = inserts_[rows.size()];
   if (!stmt) {
     std::string sql =
@@ -382,9 +476,15 @@ void LevelqlEngine::InsertBatch(const std::vector<Action>& rows) {
 
 // ---- SQLite ----
 
-SqliteEngine::~SqliteEngine() {
+SqliteEngine::~SqliteEngine() { Close(); }
+
+void SqliteEngine::Close() {
   if (insert_) sqlite3_finalize(insert_);
-  if (db_) sqlite3_close(db_);
+  insert_ = nullptr;
+  if (db_ && sqlite3_close(db_) != SQLITE_OK) {
+    Die(std::string("SQLite: close: ") + sqlite3_errmsg(db_));
+  }
+  db_ = nullptr;
 }
 
 void SqliteEngine::Open(size_t cache_bytes) {
@@ -434,7 +534,7 @@ std::string SqliteEngine::Explain(const std::string& sql,
   return out;
 }
 
-void SqliteEngine::InsertBatch(const std::vector<Action>& rows) {
+void SqliteEngine::InsertBatch(std::span<const Action> rows) {
   if (!insert_) {
     const char* sql =
         "INSERT INTO actions (id, userid, stamp, name, category, country, "
@@ -469,23 +569,22 @@ RawStore::~RawStore() {
 }
 
 void RawStore::Open(size_t cache_bytes) {
-  // The options levelql's storage adapter uses (engine/kv_store.cc) with
-  // levelql's defaults (include/levelql/database.h).
-  Options defaults;
-  cache_.reset(leveldb::NewLRUCache(cache_bytes));
-  filter_.reset(leveldb::NewBloomFilterPolicy(defaults.bloom_bits_per_key));
-  leveldb::Options o;
-  o.create_if_missing = true;
-  o.block_cache = cache_.get();
-  o.filter_policy = filter_.get();
-  o.compression = leveldb::kSnappyCompression;
+  LevelDbSetup setup(cache_bytes);
   leveldb::DB* db = nullptr;
-  leveldb::Status s = leveldb::DB::Open(o, path_, &db);
+  leveldb::Status s = leveldb::DB::Open(setup.options, path_, &db);
   if (!s.ok()) Die("raw LevelDB: " + s.ToString());
   db_.reset(db);
+  cache_ = std::move(setup.cache);
+  filter_ = std::move(setup.filter);
 }
 
-void RawStore::InsertBatch(const std::vector<Action>& rows) {
+void RawStore::Close() {
+  db_.reset();  // before the cache and filter it uses
+  cache_.reset();
+  filter_.reset();
+}
+
+void RawStore::InsertBatch(std::span<const Action> rows) {
   leveldb::WriteBatch b;
   for (const Action& a : rows) {
     std::string id = BigEndian(OrderedInt(a.id));
@@ -502,8 +601,7 @@ void RawStore::InsertBatch(const std::vector<Action>& rows) {
 }
 
 void RawStore::BuildStampIndex() {
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(leveldb::ReadOptions()));
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(Reading()));
   leveldb::WriteBatch b;
   int pending = 0;
   for (it->Seek("r"); it->Valid() && it->key()[0] == 'r'; it->Next()) {
@@ -569,8 +667,7 @@ int64_t RawStore::Or(const std::string& c, const std::string& n,
 }
 
 int64_t RawStore::CountStamps(int64_t lo, int64_t hi) {
-  std::unique_ptr<leveldb::Iterator> it(
-      db_->NewIterator(leveldb::ReadOptions()));
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(Reading()));
   // Newest first: the range starts at hi.
   std::string end =
       Concat(Concat("s", BigEndian(~OrderedInt(lo))), std::string(8, '\xff'));
@@ -581,6 +678,45 @@ int64_t RawStore::CountStamps(int64_t lo, int64_t hi) {
     ++count;
   }
   return count;
+}
+
+int64_t RawStore::GetRow(int64_t id, RowConsumer* rows, uint64_t* sink) {
+  std::string v;
+  leveldb::Status s = db_->Get(Reading(), RowKey(id), &v);
+  if (s.IsNotFound()) return 0;
+  if (!s.ok()) Die("raw LevelDB: " + s.ToString());
+  int64_t userid = static_cast<int64_t>(ReadBigEndian(v.data()) ^ (1ULL << 63));
+  int64_t stamp =
+      static_cast<int64_t>(ReadBigEndian(v.data() + 8) ^ (1ULL << 63));
+  uint64_t bits = ReadBigEndian(v.data() + 16);
+  double score;
+  std::memcpy(&score, &bits, sizeof score);
+  std::string_view text[3];  // name, category, country
+  size_t pos = 24;
+  for (std::string_view& t : text) {
+    size_t len = static_cast<unsigned char>(v[pos]);
+    t = std::string_view(v.data() + pos + 1, len);
+    pos += 1 + len;
+  }
+  if (!rows) {
+    *sink += static_cast<uint64_t>(id + userid + stamp) + text[0].size() +
+             text[1].size() + text[2].size() + static_cast<uint64_t>(score);
+    return 1;
+  }
+  std::string r;
+  for (int64_t i : {id, userid, stamp}) {
+    r += 'i';
+    r += std::to_string(i);
+    r += '\x1f';
+  }
+  for (std::string_view t : text) {
+    r += 't';
+    r += t;
+    r += '\x1f';
+  }
+  AppendDouble(score, &r);
+  rows->Add(std::move(r));
+  return 1;
 }
 
 }  // namespace levelql::bench

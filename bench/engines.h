@@ -2,12 +2,17 @@
 //
 // - LevelqlEngine: levelql through its public API (include/levelql).
 // - SqliteEngine: SQLite as an app developer would set it up: a file
-//   database in WAL mode, synchronous=OFF, a page cache as large as
-//   levelql's block cache (8 MiB by default), prepared statements, one
-//   transaction per batch of inserts, ANALYZE after loading.
+//   database in WAL mode, synchronous=OFF, a page cache (cache_size) as
+//   large as levelql's block cache (--cache-mb, 8 MiB by default), prepared
+//   statements, one transaction per batch of inserts, ANALYZE after
+//   loading.
 // - RawStore: the same rows as LevelDB keys laid out by hand (a row per id
 //   plus one key per index entry), with the same LevelDB options levelql
-//   uses. It answers the W3/W4/W7 work directly: the floor under any engine.
+//   uses. It answers the W3/W4/W7/W9 work directly: the floor under any
+//   engine.
+//
+// Each store opens and closes on demand: W1 times every load through its
+// close, and DrainCompactions (below) charges LevelDB's deferred work.
 //
 // Every failure is fatal (Die): a benchmark that silently measures an error
 // is worse than none. Not thread-safe; one thread drives everything.
@@ -17,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -78,7 +84,7 @@ class SqlEngine {
                               bool analyze) = 0;
   // Inserts `rows` as one atomic unit: one multi-row INSERT statement in
   // levelql, one transaction of single-row INSERTs in SQLite.
-  virtual void InsertBatch(const std::vector<Action>& rows) = 0;
+  virtual void InsertBatch(std::span<const Action> rows) = 0;
 };
 
 // The schema and indexes shared by both SQL engines.
@@ -90,7 +96,11 @@ class LevelqlEngine : public SqlEngine {
   explicit LevelqlEngine(std::string path) : path_(std::move(path)) {}
   // cache_bytes: LevelDB's block cache (levelql's default is 8 MiB).
   void Open(size_t cache_bytes);
-  void Close();  // releases the LevelDB lock so a child process can open it
+  // Closes the database: LevelDB waits for the compaction under way (not
+  // for the ones still due) and releases its lock, so a child process or
+  // DrainCompactions can open the directory.
+  void Close();
+  const std::string& path() const { return path_; }
   const char* name() const override { return "levelql"; }
   void Exec(const std::string& sql) override;
   // Exec that hands back the error instead of dying (for statements the
@@ -99,7 +109,7 @@ class LevelqlEngine : public SqlEngine {
   std::unique_ptr<Query> Prepare(const std::string& sql) override;
   std::string Explain(const std::string& sql, const ParamList& params,
                       bool analyze) override;
-  void InsertBatch(const std::vector<Action>& rows) override;
+  void InsertBatch(std::span<const Action> rows) override;
   Database* db() { return db_.get(); }
 
  private:
@@ -112,14 +122,17 @@ class SqliteEngine : public SqlEngine {
  public:
   explicit SqliteEngine(std::string path) : path_(std::move(path)) {}
   ~SqliteEngine() override;
-  // cache_bytes: the page cache (PRAGMA cache_size).
+  // cache_bytes: the page cache (PRAGMA cache_size = -KiB).
   void Open(size_t cache_bytes);
+  // Closes the connection; the last connection checkpoints the WAL into
+  // the database file. REQUIRES: every Query from Prepare is destroyed.
+  void Close();
   const char* name() const override { return "SQLite"; }
   void Exec(const std::string& sql) override;
   std::unique_ptr<Query> Prepare(const std::string& sql) override;
   std::string Explain(const std::string& sql, const ParamList& params,
                       bool analyze) override;
-  void InsertBatch(const std::vector<Action>& rows) override;
+  void InsertBatch(std::span<const Action> rows) override;
 
  private:
   std::string path_;
@@ -138,7 +151,9 @@ class RawStore {
   explicit RawStore(std::string path);
   ~RawStore();
   void Open(size_t cache_bytes);
-  void InsertBatch(const std::vector<Action>& rows);
+  void Close();  // as LevelqlEngine::Close
+  const std::string& path() const { return path_; }
+  void InsertBatch(std::span<const Action> rows);
   // Writes the 's' entries for every row (the counterpart of CREATE INDEX
   // by_stamp), in batches of 10,000.
   void BuildStampIndex();
@@ -152,6 +167,9 @@ class RawStore {
              uint64_t* sink);
   // Number of 's' entries with lo <= stamp <= hi.
   int64_t CountStamps(int64_t lo, int64_t hi);
+  // The row with this id (one Get), all seven columns in table order, as
+  // SELECT * renders it; 0 or 1.
+  int64_t GetRow(int64_t id, RowConsumer* rows, uint64_t* sink);
 
  private:
   std::string path_;
@@ -162,6 +180,15 @@ class RawStore {
 
 // Renders one value the way ResultRows does.
 void AppendValue(const Value& v, std::string* out);
+
+// Opens the closed LevelDB database at `path` (levelql's or RawStore's)
+// with levelql's LevelDB options and waits until LevelDB has no compaction
+// left to schedule: fewer than 4 level-0 files and every level within its
+// size budget (the rule of LevelDB 1.23's VersionSet::Finalize), then
+// closes it. Opening replays the write-ahead log into a level-0 table, so
+// this charges the memtable flush too. Dies after `timeout_seconds`.
+void DrainCompactions(const std::string& path, size_t cache_bytes,
+                      double timeout_seconds = 1800);
 
 }  // namespace levelql::bench
 

@@ -2,10 +2,12 @@
 //
 //   levelql-bench [--rows N] [--workloads W1,W3] [--json FILE]
 //                 [--plot FILE.png] [--dir PATH [--reuse]] [--check-only]
+//                 [--runs N] [--load-runs N] [--cache-mb N]
 //
 // Exit status: 0 when every workload returned the same rows on every store,
 // 1 when some did not (or on an error), 2 for usage errors. Goals missed are
 // reported in the table, not in the exit status.
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <iostream>
@@ -21,10 +23,10 @@ constexpr const char* kUsage =
     "usage: levelql-bench [flags]\n"
     "  --rows N            rows of actions (default 1000000; 200k and 1M "
     "work too)\n"
-    "  --workloads LIST    e.g. W1,W3 (default all: W1..W8; W2 includes "
-    "W2b,\n"
-    "                      W5 W5b, W6 W6t, W8 W8s). The data is always "
-    "loaded.\n"
+    "  --workloads LIST    e.g. W1,W3 (default all: W1..W9 and ANALYZE; W2\n"
+    "                      includes W2b, W5 W5b, W6 W6t W6r, W7 W7r, W8 "
+    "W8s).\n"
+    "                      The data is always loaded (once without W1).\n"
     "  --json FILE         write every figure, plan and check as JSON\n"
     "  --plot FILE.png     bar chart of measured/goal (needs gnuplot or\n"
     "                      python3-matplotlib at run time)\n"
@@ -33,11 +35,16 @@ constexpr const char* kUsage =
     "  --reuse             with --dir: reuse a data set loaded by an earlier\n"
     "                      run with the same --rows (skips W1)\n"
     "  --keep              keep the temporary directory\n"
-    "  --runs N            timed runs per workload, median reported "
-    "(default 5)\n"
+    "  --runs N            timed runs per workload, median and min-max "
+    "reported\n"
+    "                      (default 5)\n"
+    "  --load-runs N       W1 loads of each store (default: --runs below "
+    "500k\n"
+    "                      rows, else at most 3)\n"
     "  --cache-mb N        block cache of levelql and raw LevelDB and "
     "SQLite's\n"
-    "                      page cache, in MiB (default 8: levelql's default)\n"
+    "                      cache_size, in MiB (default 8: levelql's "
+    "default)\n"
     "  --check-only        only check that every workload returns the same\n"
     "                      rows on every store; time nothing\n";
 
@@ -100,6 +107,12 @@ int Main(int argc, char** argv) {
         return Usage("--runs takes a positive count");
       }
       o.runs = static_cast<int>(runs);
+    } else if (arg == "--load-runs") {
+      int64_t runs = 0;
+      if (!need() || !ParseCount(value, &runs) || runs < 1) {
+        return Usage("--load-runs takes a positive count");
+      }
+      o.load_runs = static_cast<int>(runs);
     } else if (arg == "--workloads") {
       if (!need()) return Usage("--workloads takes a list like W1,W3");
       size_t start = 0;
@@ -108,8 +121,9 @@ int Main(int argc, char** argv) {
         if (end == std::string::npos) end = value.size();
         std::string w = value.substr(start, end - start);
         for (char& c : w) c = static_cast<char>(std::toupper(c));
-        if (w.size() != 2 || w[0] != 'W' || w[1] < '1' || w[1] > '8') {
-          return Usage("unknown workload '" + w + "' (W1..W8)");
+        const auto& groups = WorkloadGroups();
+        if (std::find(groups.begin(), groups.end(), w) == groups.end()) {
+          return Usage("unknown workload '" + w + "' (W1..W9, ANALYZE)");
         }
         o.workloads.insert(w);
         start = end + 1;

@@ -16,20 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* MetText(Outcome::Met m) {
-  switch (m) {
-    case Outcome::Met::kYes:
-      return "yes";
-    case Outcome::Met::kNo:
-      return "NO";
-    case Outcome::Met::kWrongResults:
-      return "WRONG RESULTS";
-    case Outcome::Met::kNotApplicable:
-      break;
-  }
-  return "n/a";
-}
-
 std::string Pad(const std::string& s, size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
@@ -42,16 +28,39 @@ std::string ShellQuote(const std::string& s) {
   return out + "'";
 }
 
+void WriteMeasure(JsonWriter& j, const std::string& key, const Measure& m) {
+  j.Key(key);
+  if (!m.measured() && m.text.empty()) {
+    j.Null();
+    return;
+  }
+  j.BeginObject();
+  j.Key("median");
+  j.Number(m.median);
+  j.Key("min");
+  j.Number(m.min);
+  j.Key("max");
+  j.Number(m.max);
+  j.Key("samples");
+  j.BeginArray();
+  for (double v : m.samples) j.Number(v);
+  j.EndArray();
+  j.Key("text");
+  j.String(m.text);
+  j.EndObject();
+}
+
 }  // namespace
 
 void Report::PrintTable() const {
   Machine m = DescribeMachine();
-  std::vector<std::vector<std::string>> rows = {{"workload", "what", "levelql",
-                                                 "SQLite", "raw LevelDB",
-                                                 "ratio", "goal", "met?"}};
+  std::vector<std::vector<std::string>> rows = {
+      {"workload", "what", "levelql", "SQLite", "raw LevelDB",
+       "spread (min-max)", "ratio", "goal", "met?"}};
   for (const Outcome& o : b_.outcomes_) {
-    rows.push_back({o.workload, o.what, o.levelql_text, o.sqlite_text,
-                    o.raw_text, FormatRatio(o.ratio), o.goal, MetText(o.met)});
+    rows.push_back({o.workload, o.what, o.levelql.text, o.sqlite.text,
+                    o.raw.text, o.SpreadText(), FormatRatio(o.ratio), o.goal,
+                    MetText(o.met)});
   }
   std::vector<size_t> width(rows[0].size(), 0);
   for (const auto& r : rows) {
@@ -64,8 +73,9 @@ void Report::PrintTable() const {
             << " categories, " << b_.spec_.countries << " countries; " << m.cpus
             << " CPUs (" << m.cpu_model << "), " << m.kernel << "\ncaches: "
             << FormatMiB(static_cast<double>(b_.options_.cache_bytes))
-            << " per store (levelql and raw LevelDB block cache, SQLite page "
-               "cache)"
+            << " per store (levelql and raw LevelDB block cache, SQLite "
+               "cache_size = -"
+            << b_.options_.cache_bytes / 1024 << " KiB)"
             << "\nload average at start: " << b_.options_.load_at_start
             << ", at the end: " << LoadAverage() << " (" << m.cpus
             << " CPUs; above that, other work shares the machine)"
@@ -88,9 +98,11 @@ void Report::PrintTable() const {
     }
   }
   if (!b_.options_.check_only) {
-    std::cout << "\nLatencies: per query, the median of " << b_.options_.runs
-              << " timed runs (after a warm-up run); ratio is in the goal's "
-                 "terms.\n";
+    std::cout << "\nMedians of " << b_.options_.runs
+              << " timed runs (after a warm-up run; W1: "
+              << b_.options_.LoadRuns()
+              << " loads of each store, W8: one run), spread = min-max of "
+                 "the runs; ratio is in the goal's terms.\n";
   }
   for (const Outcome& o : b_.outcomes_) {
     if (!o.note.empty())
@@ -103,7 +115,7 @@ void Report::PrintTable() const {
               << "\n";
   }
   std::cout << "  peak RSS of this process: " << FormatMiB(PeakRssSelf())
-            << "\n";
+            << "\n  wall time: " << FormatSeconds(Now() - b_.started_) << "\n";
 }
 
 void Report::WriteJson(const std::string& path) const {
@@ -144,8 +156,14 @@ void Report::WriteJson(const std::string& path) const {
   j.Bool(b_.options_.check_only);
   j.Key("runs");
   j.Int(b_.options_.runs);
+  j.Key("load_runs");
+  j.Int(b_.options_.check_only ? 1 : b_.options_.LoadRuns());
   j.Key("cache_bytes");
   j.Int(static_cast<int64_t>(b_.options_.cache_bytes));
+  j.Key("cache_mib");
+  j.Number(static_cast<double>(b_.options_.cache_bytes) / 1048576.0);
+  j.Key("wall_seconds");
+  j.Number(Now() - b_.started_);
   j.Key("outcomes");
   j.BeginArray();
   for (const Outcome& o : b_.outcomes_) {
@@ -156,12 +174,13 @@ void Report::WriteJson(const std::string& path) const {
     j.String(o.what);
     j.Key("unit");
     j.String(o.unit);
-    j.Key("levelql");
-    j.Number(o.levelql);
-    j.Key("sqlite");
-    j.Number(o.sqlite);
-    j.Key("raw_leveldb");
-    j.Number(o.raw);
+    WriteMeasure(j, "levelql", o.levelql);
+    WriteMeasure(j, "sqlite", o.sqlite);
+    WriteMeasure(j, "raw_leveldb", o.raw);
+    j.Key("runs");
+    j.Int(o.runs);
+    j.Key("spread");
+    j.String(o.SpreadText());
     j.Key("ratio");
     j.Number(o.ratio);
     j.Key("goal");
