@@ -229,6 +229,81 @@ class SpanStream : public RowIdStream {
   uint64_t count_ = 0;
 };
 
+// The rows of a primary-key path that fixes every key column: each span is
+// one row key, read with a point Get (bloom filters, no iterator) instead
+// of a scan. Keys in span order (primary-key order), or reversed.
+class PointStream : public RowIdStream {
+ public:
+  PointStream(ExecContext* ctx, const TableSchema& table,
+              std::vector<KeySpan> spans, bool reverse, NodeStats* stats)
+      : ctx_(ctx),
+        spans_(std::move(spans)),
+        reverse_(reverse),
+        stats_(stats),
+        prefix_len_(rows::IdPrefix(table.id).size()) {
+    if (reverse_) std::reverse(spans_.begin(), spans_.end());
+    Settle();
+  }
+  bool Valid() const override { return pos_ < spans_.size(); }
+  bool reverse() const override { return reverse_; }
+  void Next() override {
+    ++pos_;
+    Settle();
+  }
+  void Seek(std::string_view target) override {
+    while (Valid() && (reverse_ ? pk() > target : pk() < target)) Next();
+  }
+  std::string_view pk() const override {
+    return std::string_view(spans_[pos_].lo).substr(prefix_len_);
+  }
+  Status status() const override { return status_; }
+  std::string_view entry_key() const override { return spans_[pos_].lo; }
+  std::string_view entry_value() const override { return value_; }
+  bool reads_rows() const override { return true; }
+  bool position_is_entry() const override { return true; }
+  void SeekAfterEntry(std::string_view key) override {
+    pos_ = 0;
+    while (pos_ < spans_.size() &&
+           (reverse_ ? spans_[pos_].lo >= key : spans_[pos_].lo <= key)) {
+      ++pos_;
+    }
+    Settle();
+  }
+
+ private:
+  // Moves to the first span whose row exists.
+  void Settle() {
+    for (; pos_ < spans_.size(); ++pos_) {
+      ++ctx_->seeks;
+      if (stats_) ++stats_->seeks;
+      Status s = ctx_->store->Get(ctx_->snapshot.get(), spans_[pos_].lo,
+                                  &value_);
+      if (s.ok()) {
+        ++ctx_->keys_read;
+        if (stats_) {
+          ++stats_->keys;
+          ++stats_->rows;
+        }
+        return;
+      }
+      if (s.code() != Status::Code::kNotFound) {
+        status_ = s;
+        pos_ = spans_.size();
+        return;
+      }
+    }
+  }
+
+  ExecContext* ctx_;
+  std::vector<KeySpan> spans_;
+  bool reverse_;
+  NodeStats* stats_;
+  size_t prefix_len_;
+  size_t pos_ = 0;
+  std::string value_;
+  Status status_;
+};
+
 // True when `a` comes before `b` in a stream read in direction `reverse`.
 bool Before(bool reverse, std::string_view a, std::string_view b) {
   return reverse ? a > b : a < b;
@@ -534,25 +609,27 @@ class Fetch : public RowSource {
       status_ =
           rows::DecodeRow(*table_, ids_->entry_key(), ids_->entry_value(), row);
     } else {
-      if (!it_) it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
+      // A point read: LevelDB's Get stops at the first level that has the
+      // key and skips files by their bloom filters, where an iterator's
+      // Seek positions a cursor in every level.
       key_ = prefix_;
       key_.append(ids_->pk());
-      it_->Seek(key_);
+      Status s = ctx_->store->Get(ctx_->snapshot.get(), key_, &value_);
       ++ctx_->seeks;
       ++ctx_->keys_read;
       if (stats_) {
         ++stats_->seeks;
         ++stats_->keys;
       }
-      if (!it_->Valid() || it_->key() != key_) {
-        status_ =
-            it_->status().ok()
-                ? Status::Corruption("index entry of table " + table_->name +
-                                     " points to a missing row")
-                : it_->status();
+      if (!s.ok()) {
+        status_ = s.code() == Status::Code::kNotFound
+                      ? Status::Corruption("index entry of table " +
+                                           table_->name +
+                                           " points to a missing row")
+                      : s;
         return false;
       }
-      status_ = rows::DecodeRow(*table_, it_->key(), it_->value(), row);
+      status_ = rows::DecodeRow(*table_, key_, value_, row);
     }
     return status_.ok();
   }
@@ -565,7 +642,7 @@ class Fetch : public RowSource {
   const AccessPath* first_entry_of_;
   std::string prefix_;
   std::string key_;
-  std::unique_ptr<KvIterator> it_;
+  std::string value_;
   Status status_;
 };
 
@@ -655,6 +732,12 @@ class IndexOnly : public RowSource {
 std::unique_ptr<RowIdStream> NewSpanStream(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table,
     const AccessPath& path, bool reverse, NodeStats* stats) {
+  if (path.index == nullptr &&
+      path.eq_columns == static_cast<int>(table->primary_key.size()) &&
+      path.used_columns == path.eq_columns) {
+    return std::make_unique<PointStream>(ctx, *table, path.spans, reverse,
+                                         stats);
+  }
   if (MergesSpans(path)) {
     // Each span is pk-sorted on its own; merge them.
     std::vector<std::unique_ptr<RowIdStream>> children;
