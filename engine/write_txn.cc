@@ -40,7 +40,7 @@ std::string UniqueKeyText(const TableSchema& table, const IndexSchema& index,
       // The element this entry is for, rather than the whole list.
       for (const Value& element : value.list()) {
         std::string bytes;
-        rows::EncodeKeyComponent(column, element, k.direction, &bytes);
+        rows::EncodeKeyColumn(table, k, element, &bytes);
         if (bytes == component) {
           text = element.ToSqlLiteral();
           break;

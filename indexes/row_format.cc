@@ -58,11 +58,23 @@ void EncodeKeyComponent(const ColumnSchema& column, const Value& value,
   keys::EncodeValue(value, direction, out);
 }
 
+void EncodeKeyColumn(const TableSchema& table, const KeyColumn& key,
+                     const Value& value, std::string* out) {
+  const Collation* collation =
+      key.collation ? key.collation : table.columns[key.column].collation;
+  if (value.type() == Type::kText && collation && !collation->is_binary()) {
+    std::string sort_key;
+    collation->SortKey(value.text(), &sort_key);
+    keys::EncodeValue(Value::Blob(std::move(sort_key)), key.direction, out);
+    return;
+  }
+  keys::EncodeValue(value, key.direction, out);
+}
+
 std::string PrimaryKeyBytes(const TableSchema& table, const Row& row) {
   std::string out;
   for (const KeyColumn& k : table.primary_key) {
-    EncodeKeyComponent(table.columns[k.column], row[k.column], k.direction,
-                       &out);
+    EncodeKeyColumn(table, k, row[k.column], &out);
   }
   return out;
 }
@@ -122,7 +134,7 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
       if (v.type() == Type::kList) {
         for (const Value& element : v.list()) {
           std::string part;
-          EncodeKeyComponent(column, element, k.direction, &part);
+          EncodeKeyColumn(table, k, element, &part);
           parts.push_back(std::move(part));
         }
         std::sort(parts.begin(), parts.end());
@@ -135,7 +147,7 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
       }
     } else {
       std::string part;
-      EncodeKeyComponent(column, v, k.direction, &part);
+      EncodeKeyColumn(table, k, v, &part);
       parts.push_back(std::move(part));
     }
     alternatives.push_back(std::move(parts));

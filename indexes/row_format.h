@@ -38,6 +38,11 @@ std::string IdPrefix(int64_t id);
 // non-binary TEXT) in `direction`.
 void EncodeKeyComponent(const ColumnSchema& column, const Value& value,
                         keys::Direction direction, std::string* out);
+// Appends the key form of one value of the index or primary-key column
+// `key` of `table`: in the key column's collation (an index's COLLATE, else
+// the column's) and direction.
+void EncodeKeyColumn(const TableSchema& table, const KeyColumn& key,
+                     const Value& value, std::string* out);
 
 // The primary-key components of `row` (no table prefix).
 std::string PrimaryKeyBytes(const TableSchema& table, const Row& row);
