@@ -24,9 +24,9 @@ namespace {
 
 constexpr size_t kMaxProblems = 10;
 // Entries verified together, sorted by primary key (see VerifyEntries).
-constexpr size_t kVerifyBatchBytes = 8 << 20;
+constexpr size_t kVerifyBatchBytes = 32 << 20;
 // Rows stepped over with Next before a batch's sweep Seeks instead.
-constexpr int kStepsBeforeSeek = 8;
+constexpr int kStepsBeforeSeek = 16;
 
 using Components = std::vector<Value>;
 
@@ -101,7 +101,7 @@ bool PkInValueByRule(const IndexSchema& index, const Components& components) {
 struct ParsedEntry {
   Components components;
   bool pk_in_value = false;  // the layout the bytes have
-  std::string pk;            // primary-key components (no table id)
+  std::string_view pk;  // primary-key components (no table id), in the input
   Components include;
 };
 
@@ -138,7 +138,7 @@ bool ParseEntry(const TableSchema& table, const IndexSchema& index,
     pk = value.substr(0, len);
     value.remove_prefix(len);
   }
-  e->pk.assign(pk);
+  e->pk = pk;
   for (const KeyColumn& k : table.primary_key) {
     Value v;
     if (!keys::DecodeValue(&pk, k.direction, &v).ok()) {
@@ -284,53 +284,92 @@ class TableCheck {
     return it->status();
   }
 
-  // Parses the entries of `index` in key order and verifies them a batch at
-  // a time: a batch is sorted by primary key so that its rows are read in
-  // one forward sweep (index order is random in pk order, and a point read
-  // per entry would read a block per entry). A batch holds at most
-  // kVerifyBatchBytes, whatever the size of the table.
+  // Entries read in key order and verified together, sorted by primary
+  // key: their bytes back to back in one buffer.
+  struct Batch {
+    struct Ref {
+      uint32_t at;  // the key, then the value, in `bytes`
+      uint32_t key_size;
+      uint32_t value_size;
+      uint32_t pk_at;  // the pk components, in `bytes`
+      uint32_t pk_size;
+    };
+    std::string bytes;
+    std::vector<Ref> refs;
+
+    size_t memory() const { return bytes.size() + refs.size() * sizeof(Ref); }
+    std::string_view key(const Ref& r) const {
+      return std::string_view(bytes).substr(r.at, r.key_size);
+    }
+    std::string_view value(const Ref& r) const {
+      return std::string_view(bytes).substr(r.at + r.key_size, r.value_size);
+    }
+    std::string_view pk(const Ref& r) const {
+      return std::string_view(bytes).substr(r.pk_at, r.pk_size);
+    }
+  };
+
+  // Parses the entries of `index` in key order and verifies them a batch
+  // at a time: index order is random in pk order, and a point read per
+  // entry reads a block per entry, while a batch sorted by pk reads its
+  // rows in one forward sweep. A batch holds at most kVerifyBatchBytes,
+  // whatever the size of the table.
   Status VerifyEntries(const IndexSchema& index, int64_t* verified) {
     const std::string prefix = rows::IdPrefix(index.id);
     auto it = store_->NewIterator(snapshot_);
-    std::vector<ParsedEntry> batch;
-    size_t batch_bytes = 0;
+    Batch batch;
+    ParsedEntry e;
     std::string why;
     for (it->Seek(prefix); it->Valid() && HasPrefix(it->key(), prefix);
          it->Next()) {
       report_->entries++;
-      ParsedEntry e;
-      if (!ParseEntry(table_, index, it->key(), it->value(), &e, &why)) {
+      const std::string_view key = it->key(), value = it->value();
+      if (!ParseEntry(table_, index, key, value, &e, &why)) {
         Problem(&report_->dangling, index,
-                "dangling entry " + EntryText(index, it->key()) + ": " + why);
+                "dangling entry " + EntryText(index, key) + ": " + why);
         continue;
       }
-      batch_bytes += sizeof(ParsedEntry) + it->key().size() +
-                     it->value().size() +
-                     (e.components.size() + e.include.size()) * sizeof(Value);
-      batch.push_back(std::move(e));
-      if (batch_bytes >= kVerifyBatchBytes) {
+      if (batch.refs.empty()) {
+        batch.bytes.reserve(kVerifyBatchBytes);
+        batch.refs.reserve(kVerifyBatchBytes / 4 / sizeof(Batch::Ref));
+      }
+      Batch::Ref r;
+      r.at = static_cast<uint32_t>(batch.bytes.size());
+      r.key_size = static_cast<uint32_t>(key.size());
+      r.value_size = static_cast<uint32_t>(value.size());
+      r.pk_at =
+          r.at + static_cast<uint32_t>(
+                     e.pk_in_value ? key.size() + (e.pk.data() - value.data())
+                                   : e.pk.data() - key.data());
+      r.pk_size = static_cast<uint32_t>(e.pk.size());
+      batch.bytes.append(key).append(value);
+      batch.refs.push_back(r);
+      if (batch.memory() >= kVerifyBatchBytes) {
         LQ_RETURN_IF_ERROR(VerifyBatch(index, &batch, verified));
-        batch_bytes = 0;
       }
     }
     LQ_RETURN_IF_ERROR(it->status());
     return VerifyBatch(index, &batch, verified);
   }
 
-  Status VerifyBatch(const IndexSchema& index, std::vector<ParsedEntry>* batch,
+  Status VerifyBatch(const IndexSchema& index, Batch* batch,
                      int64_t* verified) {
-    std::sort(
-        batch->begin(), batch->end(),
-        [](const ParsedEntry& a, const ParsedEntry& b) { return a.pk < b.pk; });
+    std::sort(batch->refs.begin(), batch->refs.end(),
+              [batch](const Batch::Ref& a, const Batch::Ref& b) {
+                return batch->pk(a) < batch->pk(b);
+              });
     auto rows = store_->NewIterator(snapshot_);
     std::string key;
     Row row;
+    ParsedEntry e;
+    std::string why;
     bool found = false, decodes = false;
-    for (size_t i = 0; i < batch->size(); ++i) {
-      const ParsedEntry& e = (*batch)[i];
-      if (i == 0 || e.pk != (*batch)[i - 1].pk) {  // else the same row
+    for (size_t i = 0; i < batch->refs.size(); ++i) {
+      const Batch::Ref& r = batch->refs[i];
+      ParseEntry(table_, index, batch->key(r), batch->value(r), &e, &why);
+      if (i == 0 || e.pk != batch->pk(batch->refs[i - 1])) {  // a new row
         key.assign(table_prefix_).append(e.pk);
-        // The next row is usually a few rows ahead: step before seeking.
+        // The next row is often a few rows ahead: step before seeking.
         int steps = i == 0 ? kStepsBeforeSeek : 0;
         while (steps < kStepsBeforeSeek && rows->Valid() && rows->key() < key) {
           rows->Next();
@@ -349,7 +388,7 @@ class TableCheck {
         continue;
       }
       if (!decodes) continue;  // the row is reported, and expects nothing
-      const std::string why = WhyNotOwned(table_, index, e, row);
+      why = WhyNotOwned(table_, index, e, row);
       if (!why.empty()) {
         Problem(&report_->stale, index,
                 "stale entry " + keys::KeyToString(e.components) + " of row " +
@@ -358,7 +397,8 @@ class TableCheck {
       }
       ++*verified;
     }
-    batch->clear();
+    batch->bytes.clear();
+    batch->refs.clear();
     return Status::OK();
   }
 
