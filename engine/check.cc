@@ -1,18 +1,21 @@
 // CHECK reads entries the way KEY_FORMAT.md describes them, not the way the
-// writer makes them: nothing here calls IndexEntriesForRow, EntryLayoutOf or
-// ParseIndexEntry, so a writer bug (or a reader/writer disagreement) shows
-// up as entries that do not match their rows.
+// writer makes them: it uses the codec and DecodeRow, never
+// IndexEntriesForRow, EntryLayoutOf or ParseIndexEntry, so a writer bug (or
+// a reader/writer disagreement) shows up as entries that do not match their
+// rows.
 //
 // Per index, in key order, every entry is parsed from its bytes (index
-// components, layout, primary key, INCLUDE values), its row is fetched by
+// components, layout, primary key, INCLUDE values), its row is read by
 // primary key from the same snapshot, and the row must own the entry.
-// Entries that pass are counted; the rows are walked once to count the
-// entries they should own (the product, over the index columns, of the
-// number of distinct key forms: one for a scalar, one per distinct element
-// of a list, one NULL for an empty or NULL list). Only when the counts
-// differ are the rows walked again, looking up each expected entry, to name
-// the missing ones and the rows that share a UNIQUE key. Memory does not
-// grow with the table.
+// Entries are verified in batches of at most kVerifyBatchBytes sorted by
+// primary key, so their rows are read in forward sweeps rather than one
+// random read each. Entries that pass are counted; the rows are walked once
+// to count the entries they should own (the product, over the index
+// columns, of the number of distinct key forms: one for a scalar, one per
+// distinct element of a list, one NULL for an empty or NULL list). Only
+// when the counts differ are the rows walked again, looking up each
+// expected entry, to name the missing ones and the rows that share a UNIQUE
+// key. Memory does not grow with the table.
 #include "engine/check.h"
 
 #include <algorithm>
