@@ -1,5 +1,6 @@
 // W8: SELECT * FROM actions ORDER BY name over every row, with levelql's
-// 64 MiB sort budget; the goal is a peak RSS of at most 256 MiB.
+// 64 MiB sort budget; the goal is a peak RSS of at most 256 MiB, and for the
+// Sort itself (W8s) at most the sort budget + 32 MiB (issue 12).
 //
 // Each engine runs the query in a child process (fork + exec of this binary
 // with --child-w8) that reports its own peak RSS (VmHWM of /proc/self/status)
@@ -24,6 +25,8 @@ namespace {
 
 constexpr const char* kW8Sql = "SELECT * FROM actions ORDER BY name";
 constexpr double kBudgetBytes = 256.0 * 1024 * 1024;
+constexpr double kSortBudgetBytes = 64.0 * 1024 * 1024;  // the PRAGMA below
+constexpr double kSortGoalBytes = kSortBudgetBytes + 32.0 * 1024 * 1024;
 
 // An order-independent digest of rows, and whether names come in nocase
 // order (the names are ASCII, so ASCII folding is the engines' nocase).
@@ -196,10 +199,17 @@ void Bench::RunW8() {
     o.levelql.text = Cell(*r);
     o.sqlite.text = Cell(sq);
     o.runs = 1;
-    o.ratio = r->ok ? r->peak_rss / kBudgetBytes : NAN;
-    o.goal = "peak RSS <= 256 MiB";
+    // The Sort's own goal where it ran as the query's Sort (W8s), else
+    // issue 7's.
+    const bool sort_goal = r == &sorted || planned_sorts;
+    const double goal = sort_goal ? kSortGoalBytes : kBudgetBytes;
+    o.ratio = r->ok ? r->peak_rss / goal : NAN;
+    o.goal = sort_goal ? "peak RSS <= 96 MiB" : "peak RSS <= 256 MiB";
     o.goal_value = 1.0;
-    o.note = "ratio = levelql peak RSS / 256 MiB; sort budget 64 MiB";
+    o.note = sort_goal ? "ratio = levelql peak RSS / (sort budget 64 MiB + "
+                         "32 MiB)"
+                       : "ratio = levelql peak RSS / 256 MiB; sort budget "
+                         "64 MiB";
     o.met = !check.ok        ? Outcome::Met::kWrongResults
             : o.ratio <= 1.0 ? Outcome::Met::kYes
                              : Outcome::Met::kNo;

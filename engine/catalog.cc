@@ -426,13 +426,28 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     } else if (now != versions.text()) {
       index->needs_reindex =
           VersionMismatch("its keys were", versions.text(), now);
-    } else if (format1 && index->unique && index->multi_valued) {
-      // Format 2 decides a UNIQUE entry's layout per entry; format 1 did it
-      // per row, so entries of lists holding a NULL may be laid out wrong.
-      index->needs_reindex =
-          "a UNIQUE index over a list column made by format 1, whose entry "
-          "layout format 2 changed";
-      upgrade.Put(ReindexKey(index->name), index->needs_reindex);
+    } else if (format1) {
+      // Format 2 decides a UNIQUE entry's layout per entry (format 1: per
+      // row, so entries of lists holding a NULL may be laid out wrong), and
+      // keys an index column in the index's COLLATE (format 1: in the
+      // column's).
+      bool own_collation = false;
+      for (const KeyColumn& k : index->columns) {
+        const ColumnSchema& c = t->second->columns[k.column];
+        own_collation |= c.type == Type::kText && k.collation != c.collation;
+      }
+      if (index->unique && index->multi_valued) {
+        index->needs_reindex =
+            "a UNIQUE index over a list column made by format 1, whose entry "
+            "layout format 2 changed";
+      } else if (own_collation) {
+        index->needs_reindex =
+            "an index with its own COLLATE made by format 1, which keyed it "
+            "in the column's collation";
+      }
+      if (!index->needs_reindex.empty()) {
+        upgrade.Put(ReindexKey(index->name), index->needs_reindex);
+      }
     }
     if (!t->second->needs_reindex.empty() && index->needs_reindex.empty()) {
       index->needs_reindex = "its table " + t->second->name + " needs REINDEX";

@@ -1,9 +1,13 @@
 // CHECK: verifies that a table's rows and its index entries agree.
 //
-// From one snapshot: every row's expected entries exist ("missing"), every
-// entry belongs to an existing row ("dangling") that produces exactly it
-// ("stale": the row exists but owns another entry), and UNIQUE indexes hold.
-// The report keeps counts and the first problems with decoded keys.
+// From one snapshot: every index entry is parsed from its bytes as
+// indexes/KEY_FORMAT.md describes them (never with the writer's code) and
+// must belong to an existing row ("dangling") that owns exactly it: the
+// row's values, the entry layout the rule gives it and the row's INCLUDE
+// values ("stale"); every row's entries exist ("missing"); no two rows hold
+// one UNIQUE key ("UNIQUE violations"). Memory does not grow with the table
+// (check.cc says how). The report keeps counts and the first problems with
+// decoded keys.
 #ifndef LEVELQL_ENGINE_CHECK_H_
 #define LEVELQL_ENGINE_CHECK_H_
 

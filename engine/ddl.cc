@@ -115,14 +115,9 @@ Status DatabaseImpl::Backfill(const TableSchema& table,
     rows::IndexEntriesForRow(table, index, row, &entries);
     for (rows::IndexEntry& e : entries) {
       if (e.unique_key && txn.Get(e.key, &existing).ok()) {
-        std::string vals;
-        for (size_t i = 0; i < index.columns.size(); ++i) {
-          if (i) vals += ", ";
-          vals += row[index.columns[i].column].ToSqlLiteral();
-        }
-        if (index.columns.size() > 1) vals = "(" + vals + ")";
         return Status::ConstraintError("UNIQUE index " + index.name +
-                                       ": duplicate key " + vals);
+                                       ": duplicate key " +
+                                       UniqueKeyText(table, index, e.key, row));
       }
       txn.Put(std::move(e.key), std::move(e.value));
     }

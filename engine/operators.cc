@@ -116,6 +116,7 @@ class Project : public RowSource {
   bool Next(Row* row) override {
     if (!input_->Next(&in_)) return false;
     row->clear();
+    row->reserve(exprs_.size());  // exactly: a Sort may keep the row
     EvalContext ec{&in_, ctx_->params, nullptr};
     for (const BoundExpr* e : exprs_) {
       Result<Value> v = Evaluate(*e, ec);

@@ -31,6 +31,10 @@ struct ExecContext {
   const std::vector<Value>* params = nullptr;
   int64_t sort_memory_bytes = 64 << 20;  // before a sort spills to disk
   uint64_t spilled_runs = 0;             // for EXPLAIN ANALYZE and tests
+  // Sort merges (sort.cc), for tests: passes that merged runs into longer
+  // runs, and the most runs merged at once.
+  uint64_t merge_passes = 0;
+  uint64_t max_merge_fan_in = 0;
   // Set when resuming from a continuation token: the access path starts
   // right after this position.
   const ResumePoint* resume = nullptr;
@@ -98,8 +102,9 @@ std::unique_ptr<RowSource> NewDistinct(
 
 // All rows sorted by `keys` (stable). With `limit` >= 0 keeps only the first
 // `limit` rows using a bounded heap (top-k). Without a limit, rows beyond
-// ctx->sort_memory_bytes are sorted in runs spilled to temporary files and
-// merged (sort.cc).
+// ctx->sort_memory_bytes (their real heap memory) are sorted in runs spilled
+// to a temporary file and merged, a bounded number of runs at a time, in
+// as many passes as needed (sort.cc).
 std::unique_ptr<RowSource> NewSort(ExecContext* ctx,
                                    std::unique_ptr<RowSource> input,
                                    std::vector<SortKey> keys, int64_t limit);

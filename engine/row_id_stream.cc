@@ -675,9 +675,7 @@ class IndexOnly : public RowSource {
     std::vector<Value> values;
     status_ = rows::DecodeIndexKey(*index_, ids_->entry_key(), &values);
     if (!status_.ok()) return false;
-    bool has_null = false;
     for (size_t i = 0; i < values.size(); ++i) {
-      if (values[i].is_null()) has_null = true;
       if (IndexProvidesColumn(*table_, index_, index_->columns[i].column)) {
         (*row)[index_->columns[i].column] = values[i];
       }
@@ -689,20 +687,11 @@ class IndexOnly : public RowSource {
       if (!status_.ok()) return false;
       (*row)[k.column] = std::move(v);
     }
-    std::string_view value = ids_->entry_value();
-    if (index_->unique && !has_null) {
-      // Skip the varint length and the pk components.
-      uint32_t len = 0;
-      int shift = 0;
-      while (!value.empty()) {
-        uint8_t b = static_cast<uint8_t>(value[0]);
-        value.remove_prefix(1);
-        len |= static_cast<uint32_t>(b & 0x7f) << shift;
-        shift += 7;
-        if (!(b & 0x80)) break;
-      }
-      value.remove_prefix(std::min<size_t>(len, value.size()));
-    }
+    rows::EntryParts parts;  // the entry's layout decides where INCLUDE is
+    status_ = rows::ParseIndexEntry(*index_, ids_->entry_key(),
+                                    ids_->entry_value(), &parts);
+    if (!status_.ok()) return false;
+    std::string_view value = parts.include;
     for (int c : index_->include) {
       status_ = keys::DecodeValue(&value, keys::Direction::kAsc, &(*row)[c]);
       if (!status_.ok()) return false;

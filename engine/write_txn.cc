@@ -7,19 +7,51 @@
 namespace levelql {
 namespace {
 
-std::string KeyValuesText(const TableSchema& table,
-                          const std::vector<KeyColumn>& columns,
+std::string KeyValuesText(const std::vector<KeyColumn>& columns,
                           const Row& row) {
   std::string out;
   for (size_t i = 0; i < columns.size(); ++i) {
     if (i) out += ", ";
     out += row[columns[i].column].ToSqlLiteral();
   }
-  (void)table;
   return columns.size() == 1 ? out : "(" + out + ")";
 }
 
 }  // namespace
+
+std::string UniqueKeyText(const TableSchema& table, const IndexSchema& index,
+                          std::string_view entry_key, const Row& row) {
+  std::string_view rest = entry_key;
+  Value v;
+  bool decodes = keys::DecodeValue(&rest, keys::Direction::kAsc, &v).ok();
+  std::string out;
+  for (size_t i = 0; i < index.columns.size(); ++i) {
+    const KeyColumn& k = index.columns[i];
+    const ColumnSchema& column = table.columns[k.column];
+    const Value& value = row[k.column];
+    std::string_view component;
+    if (decodes) {
+      std::string_view before = rest;
+      decodes = keys::DecodeValue(&rest, k.direction, &v).ok();
+      component = before.substr(0, before.size() - rest.size());
+    }
+    std::string text = value.ToSqlLiteral();
+    if (decodes && column.is_list && value.type() == Type::kList) {
+      // The element this entry is for, rather than the whole list.
+      for (const Value& element : value.list()) {
+        std::string bytes;
+        rows::EncodeKeyColumn(table, k, element, &bytes);
+        if (bytes == component) {
+          text = element.ToSqlLiteral();
+          break;
+        }
+      }
+    }
+    if (i) out += ", ";
+    out += text;
+  }
+  return index.columns.size() == 1 ? out : "(" + out + ")";
+}
 
 Status WriteTxn::Get(const std::string& key, std::string* value) {
   auto it = writes_.find(key);
@@ -59,7 +91,7 @@ Status WriteTxn::CheckUnique(const TableSchema& table, const IndexSchema& index,
   LQ_RETURN_IF_ERROR(s);
   return Status::ConstraintError("UNIQUE index " + index.name +
                                  ": duplicate key " +
-                                 KeyValuesText(table, index.columns, row));
+                                 UniqueKeyText(table, index, key, row));
 }
 
 Status WriteTxn::InsertRow(const TableSchema& table, const Row& row) {
@@ -67,9 +99,9 @@ Status WriteTxn::InsertRow(const TableSchema& table, const Row& row) {
   std::string existing;
   Status s = Get(key, &existing);
   if (s.ok()) {
-    return Status::ConstraintError(
-        "PRIMARY KEY of " + table.name + ": duplicate key " +
-        KeyValuesText(table, table.primary_key, row));
+    return Status::ConstraintError("PRIMARY KEY of " + table.name +
+                                   ": duplicate key " +
+                                   KeyValuesText(table.primary_key, row));
   }
   if (s.code() != Status::Code::kNotFound) return s;
   std::vector<rows::IndexEntry> entries;
@@ -105,9 +137,9 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
     std::string existing;
     Status s = Get(new_key, &existing);
     if (s.ok()) {
-      return Status::ConstraintError(
-          "PRIMARY KEY of " + table.name + ": duplicate key " +
-          KeyValuesText(table, table.primary_key, new_row));
+      return Status::ConstraintError("PRIMARY KEY of " + table.name +
+                                     ": duplicate key " +
+                                     KeyValuesText(table.primary_key, new_row));
     }
     if (s.code() != Status::Code::kNotFound) return s;
     Delete(old_key);

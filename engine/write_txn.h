@@ -11,11 +11,18 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "engine/kv_store.h"
 #include "indexes/schema.h"
 
 namespace levelql {
+
+// The indexed values of the entry `entry_key` of `row`, as SQL literals for
+// a "duplicate key" message: the element for a list column, "(a, b)" for
+// several columns.
+std::string UniqueKeyText(const TableSchema& table, const IndexSchema& index,
+                          std::string_view entry_key, const Row& row);
 
 class WriteTxn {
  public:

@@ -1,6 +1,7 @@
 #include "indexes/row_format.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace levelql::rows {
 namespace {
@@ -57,11 +58,23 @@ void EncodeKeyComponent(const ColumnSchema& column, const Value& value,
   keys::EncodeValue(value, direction, out);
 }
 
+void EncodeKeyColumn(const TableSchema& table, const KeyColumn& key,
+                     const Value& value, std::string* out) {
+  const Collation* collation =
+      key.collation ? key.collation : table.columns[key.column].collation;
+  if (value.type() == Type::kText && collation && !collation->is_binary()) {
+    std::string sort_key;
+    collation->SortKey(value.text(), &sort_key);
+    keys::EncodeValue(Value::Blob(std::move(sort_key)), key.direction, out);
+    return;
+  }
+  keys::EncodeValue(value, key.direction, out);
+}
+
 std::string PrimaryKeyBytes(const TableSchema& table, const Row& row) {
   std::string out;
   for (const KeyColumn& k : table.primary_key) {
-    EncodeKeyComponent(table.columns[k.column], row[k.column], k.direction,
-                       &out);
+    EncodeKeyColumn(table, k, row[k.column], &out);
   }
   return out;
 }
@@ -113,7 +126,6 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
   // alternative per distinct element, and the entries are their product.
   std::vector<std::vector<std::string>> alternatives;
   alternatives.reserve(index.columns.size());
-  bool has_null = false;
   for (const KeyColumn& k : index.columns) {
     const ColumnSchema& column = table.columns[k.column];
     const Value& v = row[k.column];
@@ -122,9 +134,8 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
       if (v.type() == Type::kList) {
         for (const Value& element : v.list()) {
           std::string part;
-          EncodeKeyComponent(column, element, k.direction, &part);
+          EncodeKeyColumn(table, k, element, &part);
           parts.push_back(std::move(part));
-          if (element.is_null()) has_null = true;
         }
         std::sort(parts.begin(), parts.end());
         parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
@@ -133,13 +144,11 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
         std::string part;
         keys::EncodeValue(Value(), k.direction, &part);
         parts.push_back(std::move(part));
-        has_null = true;
       }
     } else {
       std::string part;
-      EncodeKeyComponent(column, v, k.direction, &part);
+      EncodeKeyColumn(table, k, v, &part);
       parts.push_back(std::move(part));
-      if (v.is_null()) has_null = true;
     }
     alternatives.push_back(std::move(parts));
   }
@@ -149,7 +158,6 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
   for (int c : index.include) {
     keys::EncodeValue(row[c], keys::Direction::kAsc, &include);
   }
-  const bool unique_layout = index.unique && !has_null;
 
   std::vector<size_t> pos(alternatives.size(), 0);
   const std::string prefix = IdPrefix(index.id);
@@ -159,7 +167,12 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
     for (size_t i = 0; i < alternatives.size(); ++i) {
       entry.key += alternatives[i][pos[i]];
     }
-    if (unique_layout) {
+    // The layout of THIS entry, by the same function every reader uses. The
+    // components were just encoded, so they decode.
+    EntryLayout layout = EntryLayout::kPkInKey;
+    [[maybe_unused]] Status s = EntryLayoutOf(index, entry.key, &layout);
+    assert(s.ok());
+    if (layout == EntryLayout::kPkInValue) {
       entry.unique_key = true;
       PutVarint32(static_cast<uint32_t>(pk.size()), &entry.value);
       entry.value += pk;
@@ -180,6 +193,58 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
   }
 }
 
+Status EntryLayoutOf(const IndexSchema& index, std::string_view key,
+                     EntryLayout* layout, size_t* indexed_end) {
+  std::string_view rest = key;
+  Value v;
+  LQ_RETURN_IF_ERROR(keys::DecodeValue(&rest, keys::Direction::kAsc, &v));
+  bool has_null = false;
+  for (const KeyColumn& k : index.columns) {
+    LQ_RETURN_IF_ERROR(keys::DecodeValue(&rest, k.direction, &v));
+    if (v.is_null()) has_null = true;
+  }
+  *layout = index.unique && !has_null ? EntryLayout::kPkInValue
+                                      : EntryLayout::kPkInKey;
+  if (indexed_end != nullptr) *indexed_end = key.size() - rest.size();
+  return Status::OK();
+}
+
+Status ParseIndexEntry(const IndexSchema& index, std::string_view key,
+                       std::string_view value, EntryParts* parts) {
+  size_t end = 0;
+  LQ_RETURN_IF_ERROR(EntryLayoutOf(index, key, &parts->layout, &end));
+  size_t id_len = 0;
+  {
+    std::string_view in = key;
+    int64_t id = 0;
+    LQ_RETURN_IF_ERROR(keys::DecodeInt64(&in, keys::Direction::kAsc, &id));
+    id_len = key.size() - in.size();
+  }
+  parts->indexed = key.substr(id_len, end - id_len);
+  std::string_view rest = key.substr(end);
+  if (parts->layout == EntryLayout::kPkInKey) {
+    if (rest.empty()) {
+      return Status::Corruption("index entry of " + index.name +
+                                " has no primary key after a NULL component");
+    }
+    parts->pk = rest;
+    parts->include = value;
+    return Status::OK();
+  }
+  if (!rest.empty()) {
+    return Status::Corruption("UNIQUE index entry of " + index.name +
+                              " has bytes after its indexed components");
+  }
+  uint32_t len = 0;
+  if (!GetVarint32(&value, &len) || len == 0 || value.size() < len) {
+    return Status::Corruption("bad primary key in unique index entry of " +
+                              index.name);
+  }
+  parts->pk = value.substr(0, len);
+  parts->include = value.substr(len);
+  return Status::OK();
+}
+
 Status DecodeIndexKey(const IndexSchema& index, std::string_view key,
                       std::vector<Value>* values) {
   values->clear();
@@ -196,24 +261,9 @@ Status PrimaryKeyOfEntry(const TableSchema& table, const IndexSchema& index,
                          std::string_view key, std::string_view value,
                          std::string* pk_bytes) {
   (void)table;
-  std::string_view rest = key;
-  Value v;
-  bool has_null = false;
-  LQ_RETURN_IF_ERROR(keys::DecodeValue(&rest, keys::Direction::kAsc, &v));
-  for (const KeyColumn& k : index.columns) {
-    LQ_RETURN_IF_ERROR(keys::DecodeValue(&rest, k.direction, &v));
-    if (v.is_null()) has_null = true;
-  }
-  if (index.unique && !has_null) {
-    uint32_t len = 0;
-    if (!GetVarint32(&value, &len) || value.size() < len) {
-      return Status::Corruption("bad primary key in unique index entry of " +
-                                index.name);
-    }
-    pk_bytes->assign(value.data(), len);
-    return Status::OK();
-  }
-  pk_bytes->assign(rest.data(), rest.size());
+  EntryParts parts;
+  LQ_RETURN_IF_ERROR(ParseIndexEntry(index, key, value, &parts));
+  pk_bytes->assign(parts.pk.data(), parts.pk.size());
   return Status::OK();
 }
 

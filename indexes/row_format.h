@@ -3,9 +3,11 @@
 // Row:         key [table id][pk components]       value 0x01 [stored columns]
 // Index entry: key [index id][indexed components][pk components]
 //              value [INCLUDE columns]
-// UNIQUE index entry whose indexed values are all non-NULL:
+// UNIQUE index entry none of whose OWN indexed components is NULL:
 //              key [index id][indexed components]
 //              value [varint length][pk components][INCLUDE columns]
+// The layout is a property of each entry, told from the entry's own bytes by
+// EntryLayoutOf: the writer and every reader decide through it.
 //
 // "pk components" are the same bytes in rows and index entries, so an index
 // entry leads to its row key without decoding, and pk components of one table
@@ -16,6 +18,7 @@
 #ifndef LEVELQL_INDEXES_ROW_FORMAT_H_
 #define LEVELQL_INDEXES_ROW_FORMAT_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +38,11 @@ std::string IdPrefix(int64_t id);
 // non-binary TEXT) in `direction`.
 void EncodeKeyComponent(const ColumnSchema& column, const Value& value,
                         keys::Direction direction, std::string* out);
+// Appends the key form of one value of the index or primary-key column
+// `key` of `table`: in the key column's collation (an index's COLLATE, else
+// the column's) and direction.
+void EncodeKeyColumn(const TableSchema& table, const KeyColumn& key,
+                     const Value& value, std::string* out);
 
 // The primary-key components of `row` (no table prefix).
 std::string PrimaryKeyBytes(const TableSchema& table, const Row& row);
@@ -44,18 +52,51 @@ std::string RowValue(const TableSchema& table, const Row& row);
 Status DecodeRow(const TableSchema& table, std::string_view key,
                  std::string_view value, Row* row);
 
+// The two layouts of an index entry (KEY_FORMAT.md, "Index entries" and
+// "UNIQUE index entries").
+enum class EntryLayout : uint8_t {
+  kPkInKey,    // key [index id][indexed][pk]  value [INCLUDE]
+  kPkInValue,  // key [index id][indexed]      value [varint][pk][INCLUDE]
+};
+
+// The layout rule (format v2): an entry of a UNIQUE index has kPkInValue iff
+// none of ITS OWN indexed components is NULL; every other entry has
+// kPkInKey. Decided from `key` alone: an entry key, or its prefix up to the
+// end of the indexed components. Sets *indexed_end (when not null) to the
+// offset just past the indexed components. Corruption when the index id or
+// the indexed components do not decode.
+Status EntryLayoutOf(const IndexSchema& index, std::string_view key,
+                     EntryLayout* layout, size_t* indexed_end = nullptr);
+
+// An index entry cut into its parts; views into the key and value given to
+// ParseIndexEntry, valid as long as those are.
+struct EntryParts {
+  EntryLayout layout = EntryLayout::kPkInKey;
+  std::string_view indexed;  // the indexed components (after the index id)
+  std::string_view pk;       // the primary-key components
+  std::string_view include;  // the INCLUDE columns
+};
+
+// Cuts an entry by the layout EntryLayoutOf gives it. Corruption when the
+// bytes do not fit that layout: a kPkInKey key with nothing after the indexed
+// components, or a kPkInValue key with bytes after them, a bad varint, or a
+// value shorter than its pk length. The pk and INCLUDE bytes are not decoded.
+Status ParseIndexEntry(const IndexSchema& index, std::string_view key,
+                       std::string_view value, EntryParts* parts);
+
 struct IndexEntry {
   std::string key;
   std::string value;
-  bool unique_key = false;  // key is the unique key (no pk suffix)
+  bool unique_key = false;  // kPkInValue: the key has no pk suffix
 };
 
 // Every entry `row` owns in `index`: one, or one per distinct element of a
-// multi-valued column (an empty or NULL list owns one NULL entry).
+// multi-valued column (an empty or NULL list owns one NULL entry). Each
+// entry's layout comes from EntryLayoutOf on its own indexed components.
 void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
                         const Row& row, std::vector<IndexEntry>* out);
 
-// The pk components of the row an index entry points at.
+// The pk components of the row an index entry points at (ParseIndexEntry).
 Status PrimaryKeyOfEntry(const TableSchema& table, const IndexSchema& index,
                          std::string_view key, std::string_view value,
                          std::string* pk_bytes);

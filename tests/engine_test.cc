@@ -150,6 +150,22 @@ TEST(EngineTest, MultiValuedColumnsOwnOneEntryPerDistinctElement) {
   ExpectClean(*db);
 }
 
+// Issue 12: the entry 'A' of ARRAY['A', NULL] is a unique key (the layout
+// is per entry), so it is found, collides with a later 'A', and CHECK agrees.
+TEST(EngineTest, UniqueListIndexEntryBesideANullElementIsAUniqueKey) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE u (id INTEGER PRIMARY KEY, tags TEXT[])");
+  Exec(*db, "CREATE UNIQUE INDEX u_t ON u (tags)");
+  Exec(*db, "INSERT INTO u VALUES (1, ARRAY['A', NULL]), (2, ARRAY[NULL])");
+  EXPECT_EQ(QueryText(*db, "SELECT * FROM u WHERE tags = 'A'"),
+            "(1, [A, NULL])");
+  Status s = db->Execute("INSERT INTO u VALUES (3, ARRAY['B', 'A'])");
+  EXPECT_EQ(s.ToString(),
+            "ConstraintError: UNIQUE index u_t: duplicate key 'A'");
+  Exec(*db, "INSERT INTO u VALUES (3, ARRAY[NULL, 'B'])");
+  ExpectClean(*db);
+}
+
 TEST(EngineTest, CreateIndexBackfillsAndRejectsDuplicates) {
   auto db = OpenMemory();
   Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
