@@ -447,7 +447,7 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
       auto n = Wrap(Kind::kIndexOnly, table.name + "." + c.single_index->name,
                     std::move(keys));
       n->index = c.single_index;
-      n->decode_columns = !all.empty();  // COUNT(*) reads no column
+      n->read_columns.assign(all.begin(), all.end());  // none: COUNT(*)
       out.rows = std::move(n);
     } else {
       out.rows = Wrap(Kind::kFetch,

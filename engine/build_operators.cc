@@ -87,9 +87,9 @@ std::unique_ptr<RowSource> BuildOperators(
           node->first_entry_only ? &node->children[0]->path : nullptr);
     case Kind::kIndexOnly:
       return NewIndexOnly(
-          ctx, t, node->index,
+          t, node->index,
           Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
-          &node->stats, node->decode_columns);
+          &node->stats, node->read_columns);
     case Kind::kResumeAfter:
       out = NewResumeFilter(child(0), node->sort_keys, node->resume_row);
       break;

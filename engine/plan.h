@@ -62,10 +62,10 @@ struct PlanNode {
   // kFetch over a scan that can meet a row more than once: return each row
   // at its first entry only (row_id_stream.h, NewFetch).
   bool first_entry_only = false;
-  // kIndexOnly: the index whose entries give the rows, and whether any
-  // column is read (COUNT(*) reads none).
+  // kIndexOnly: the index whose entries give the rows, and the columns the
+  // query reads from them (none: COUNT(*)).
   const IndexSchema* index = nullptr;
-  bool decode_columns = true;
+  std::vector<int> read_columns;
   // kSkip
   int64_t skip_rows = 0;
   // kTopK

@@ -31,13 +31,34 @@ class SpanStream : public RowIdStream {
   }
 
   bool Valid() const override { return valid_; }
-  std::string_view pk() const override { return pk_; }
+  // Found on first use: many entries are stepped over (OFFSET, COUNT(*))
+  // and never asked for their primary key. A view into the entry.
+  std::string_view pk() const override {
+    if (!pk_ready_) {
+      pk_ready_ = true;
+      if (index_ == nullptr) {
+        pk_ = it_->key().substr(table_prefix_len_);
+      } else {
+        rows::EntryParts parts;
+        Status s =
+            rows::ParseIndexEntry(*index_, it_->key(), it_->value(), &parts);
+        if (s.ok()) {
+          pk_ = parts.pk;
+        } else {
+          pk_status_ = s;
+          pk_ = {};
+        }
+      }
+    }
+    return pk_;
+  }
   std::string_view entry_key() const override { return it_->key(); }
   std::string_view entry_value() const override { return it_->value(); }
   bool reads_rows() const override { return index_ == nullptr; }
   bool position_is_entry() const override { return true; }
   Status status() const override {
-    return status_.ok() ? it_->status() : status_;
+    if (!status_.ok()) return status_;
+    return pk_status_.ok() ? it_->status() : pk_status_;
   }
 
   void SeekAfterEntry(std::string_view key) override {
@@ -80,11 +101,11 @@ class SpanStream : public RowIdStream {
   bool reverse() const override { return reverse_; }
 
   void Seek(std::string_view target) override {
-    for (int i = 0; i < kStepsBeforeSeek && valid_ && Before(pk_, target);
+    for (int i = 0; i < kStepsBeforeSeek && valid_ && Before(pk(), target);
          ++i) {
       Next();
     }
-    while (valid_ && Before(pk_, target)) {
+    while (valid_ && Before(pk(), target)) {
       const KeySpan& span = spans_[span_];
       std::string key;
       if (index_ == nullptr) {
@@ -200,17 +221,7 @@ class SpanStream : public RowIdStream {
       ++stats_->keys;
       ++stats_->rows;
     }
-    if (index_ == nullptr) {
-      pk_.assign(it_->key().substr(table_prefix_len_));
-    } else {
-      Status s = rows::PrimaryKeyOfEntry(*table_, *index_, it_->key(),
-                                         it_->value(), &pk_);
-      if (!s.ok()) {
-        status_ = s;
-        valid_ = false;
-        return;
-      }
-    }
+    pk_ready_ = false;
     valid_ = true;
   }
 
@@ -224,7 +235,9 @@ class SpanStream : public RowIdStream {
   std::unique_ptr<KvIterator> it_;
   size_t span_ = 0;
   bool valid_ = false;
-  std::string pk_;
+  mutable bool pk_ready_ = false;
+  mutable std::string_view pk_;
+  mutable Status pk_status_;  // an entry whose primary key would not parse
   Status status_;
   uint64_t count_ = 0;
 };
@@ -276,8 +289,8 @@ class PointStream : public RowIdStream {
     for (; pos_ < spans_.size(); ++pos_) {
       ++ctx_->seeks;
       if (stats_) ++stats_->seeks;
-      Status s = ctx_->store->Get(ctx_->snapshot.get(), spans_[pos_].lo,
-                                  &value_);
+      Status s =
+          ctx_->store->Get(ctx_->snapshot.get(), spans_[pos_].lo, &value_);
       if (s.ok()) {
         ++ctx_->keys_read;
         if (stats_) {
@@ -622,11 +635,11 @@ class Fetch : public RowSource {
         ++stats_->keys;
       }
       if (!s.ok()) {
-        status_ = s.code() == Status::Code::kNotFound
-                      ? Status::Corruption("index entry of table " +
-                                           table_->name +
-                                           " points to a missing row")
-                      : s;
+        status_ =
+            s.code() == Status::Code::kNotFound
+                ? Status::Corruption("index entry of table " + table_->name +
+                                     " points to a missing row")
+                : s;
         return false;
       }
       status_ = rows::DecodeRow(*table_, key_, value_, row);
@@ -648,54 +661,43 @@ class Fetch : public RowSource {
 
 class IndexOnly : public RowSource {
  public:
-  IndexOnly(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
-            const IndexSchema* index, std::unique_ptr<RowIdStream> ids,
-            NodeStats* stats, bool decode)
+  // Where each part of an entry goes in the row: a column number, or -1
+  // when the query does not read it (skipped without decoding).
+  IndexOnly(std::shared_ptr<const TableSchema> table, const IndexSchema* index,
+            std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+            const std::vector<int>& read_columns)
       : table_(std::move(table)),
         index_(index),
         ids_(std::move(ids)),
         stats_(stats),
-        decode_(decode) {
-    (void)ctx;
+        decode_(!read_columns.empty()) {
+    std::vector<bool> wanted(table_->columns.size(), false);
+    for (int c : read_columns) wanted[c] = true;
+    auto take = [&](int column, bool decodable) {
+      if (!decodable || !wanted[column]) return -1;
+      wanted[column] = false;  // once, from the first part that has it
+      return column;
+    };
+    for (const KeyColumn& k : index_->columns) {
+      key_targets_.push_back(
+          take(k.column, IndexProvidesColumn(*table_, index_, k.column) &&
+                             !table_->columns[k.column].is_list));
+    }
+    for (const KeyColumn& k : table_->primary_key) {
+      pk_targets_.push_back(take(k.column, true));
+    }
+    for (int c : index_->include) include_targets_.push_back(take(c, true));
   }
 
   bool Next(Row* row) override {
     if (started_) ids_->Next();
     started_ = true;
     if (!status_.ok() || !ids_->Valid()) return false;
-    if (!decode_) {
-      // The query reads no column (COUNT(*)): entries are only counted.
-      if (row->size() != table_->columns.size()) {
-        row->assign(table_->columns.size(), Value());
-      }
-      if (stats_) ++stats_->rows;
-      return true;
+    if (row->size() != table_->columns.size()) {
+      row->assign(table_->columns.size(), Value());
     }
-    row->assign(table_->columns.size(), Value());
-    std::vector<Value> values;
-    status_ = rows::DecodeIndexKey(*index_, ids_->entry_key(), &values);
+    if (decode_) status_ = Decode(row);
     if (!status_.ok()) return false;
-    for (size_t i = 0; i < values.size(); ++i) {
-      if (IndexProvidesColumn(*table_, index_, index_->columns[i].column)) {
-        (*row)[index_->columns[i].column] = values[i];
-      }
-    }
-    std::string_view pk = ids_->pk();
-    for (const KeyColumn& k : table_->primary_key) {
-      Value v;
-      status_ = keys::DecodeValue(&pk, k.direction, &v);
-      if (!status_.ok()) return false;
-      (*row)[k.column] = std::move(v);
-    }
-    rows::EntryParts parts;  // the entry's layout decides where INCLUDE is
-    status_ = rows::ParseIndexEntry(*index_, ids_->entry_key(),
-                                    ids_->entry_value(), &parts);
-    if (!status_.ok()) return false;
-    std::string_view value = parts.include;
-    for (int c : index_->include) {
-      status_ = keys::DecodeValue(&value, keys::Direction::kAsc, &(*row)[c]);
-      if (!status_.ok()) return false;
-    }
     if (stats_) ++stats_->rows;
     return true;
   }
@@ -707,12 +709,43 @@ class IndexOnly : public RowSource {
   }
 
  private:
+  // Decodes the parts the query reads into their columns; the other
+  // columns of *row are never read.
+  Status Decode(Row* row) const {
+    rows::EntryParts parts;  // the entry's layout decides where pk and
+                             // INCLUDE are
+    LQ_RETURN_IF_ERROR(rows::ParseIndexEntry(*index_, ids_->entry_key(),
+                                             ids_->entry_value(), &parts));
+    std::string_view in = parts.indexed;
+    for (size_t i = 0; i < key_targets_.size(); ++i) {
+      LQ_RETURN_IF_ERROR(
+          Part(&in, index_->columns[i].direction, key_targets_[i], row));
+    }
+    in = parts.pk;
+    for (size_t i = 0; i < pk_targets_.size(); ++i) {
+      LQ_RETURN_IF_ERROR(
+          Part(&in, table_->primary_key[i].direction, pk_targets_[i], row));
+    }
+    in = parts.include;
+    for (int target : include_targets_) {
+      LQ_RETURN_IF_ERROR(Part(&in, keys::Direction::kAsc, target, row));
+    }
+    return Status::OK();
+  }
+
+  static Status Part(std::string_view* in, keys::Direction dir, int target,
+                     Row* row) {
+    if (target < 0) return keys::SkipComponent(in, dir);
+    return keys::DecodeValue(in, dir, &(*row)[target]);
+  }
+
   bool started_ = false;
   std::shared_ptr<const TableSchema> table_;
   const IndexSchema* index_;
   std::unique_ptr<RowIdStream> ids_;
   NodeStats* stats_;
   bool decode_;
+  std::vector<int> key_targets_, pk_targets_, include_targets_;
   Status status_;
 };
 
@@ -784,11 +817,11 @@ std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
 }
 
 std::unique_ptr<RowSource> NewIndexOnly(
-    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
-    const IndexSchema* index, std::unique_ptr<RowIdStream> ids,
-    NodeStats* stats, bool decode) {
-  return std::make_unique<IndexOnly>(ctx, std::move(table), index,
-                                     std::move(ids), stats, decode);
+    std::shared_ptr<const TableSchema> table, const IndexSchema* index,
+    std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+    const std::vector<int>& read_columns) {
+  return std::make_unique<IndexOnly>(std::move(table), index, std::move(ids),
+                                     stats, read_columns);
 }
 
 }  // namespace levelql

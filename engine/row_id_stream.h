@@ -94,10 +94,12 @@ std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
 // Builds rows from index entries alone: the index key columns (whose key
 // form decodes to the value), INCLUDE columns and primary-key columns.
 // Without `decode` the rows are all NULL (for queries that read no column).
+// Only `read_columns` are decoded (the others are left as they were, and
+// must not be read); with none, entries are only counted (COUNT(*)).
 std::unique_ptr<RowSource> NewIndexOnly(
-    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
-    const IndexSchema* index, std::unique_ptr<RowIdStream> ids,
-    NodeStats* stats, bool decode);
+    std::shared_ptr<const TableSchema> table, const IndexSchema* index,
+    std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+    const std::vector<int>& read_columns);
 
 }  // namespace levelql
 

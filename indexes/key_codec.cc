@@ -217,6 +217,62 @@ Status DecodeMasked(std::string_view* in, uint8_t mask, int depth, Value* out) {
   }
 }
 
+// Skips one component without building its value. Checks lengths, tags
+// and TEXT/BLOB escapes (what keeps the next component aligned); leaves the
+// value checks (canonical INTEGER, NaN REAL) to DecodeValue.
+Status SkipMasked(std::string_view* in, uint8_t mask, int depth,
+                  bool* is_null) {
+  if (in->empty()) return Corrupt("missing component");
+  const uint8_t tag = static_cast<uint8_t>(in->front()) ^ mask;
+  in->remove_prefix(1);
+  *is_null = tag == kTagNull;
+  size_t body = 0;
+  if (tag >= kTagIntNeg8 && tag <= kTagIntPos8) {
+    body = tag > kTagIntZero ? tag - kTagIntZero : kTagIntZero - tag;
+  } else {
+    switch (tag) {
+      case kTagNull:
+      case kTagFalse:
+      case kTagTrue:
+        return Status::OK();
+      case kTagReal:
+      case kTagTimestamp:
+        body = 8;
+        break;
+      case kTagText:
+      case kTagBlob:
+        while (true) {
+          const void* hit = std::memchr(in->data(), mask, in->size());
+          if (hit == nullptr) return Corrupt("unterminated TEXT/BLOB");
+          const size_t len = static_cast<const char*>(hit) - in->data();
+          if (len + 1 >= in->size()) {
+            return Corrupt("truncated escape in TEXT/BLOB");
+          }
+          const uint8_t next = static_cast<uint8_t>((*in)[len + 1]) ^ mask;
+          in->remove_prefix(len + 2);
+          if (next == kTerminator) return Status::OK();
+          if (next != kEscapedZero) return Corrupt("bad escape in TEXT/BLOB");
+        }
+      case kTagList: {
+        if (depth >= kMaxListDepth) return Corrupt("LIST nested too deeply");
+        bool null = false;
+        while (true) {
+          if (in->empty()) return Corrupt("unterminated LIST");
+          if ((static_cast<uint8_t>(in->front()) ^ mask) == kListEnd) break;
+          LQ_RETURN_IF_ERROR(SkipMasked(in, mask, depth + 1, &null));
+        }
+        in->remove_prefix(1);
+        return Status::OK();
+      }
+      default:
+        return Corrupt("bad type tag");
+    }
+  }
+  if (in->size() < body) return Corrupt("truncated component");
+  in->remove_prefix(body);
+  return Status::OK();
+}
+
 // ---- Rendering ----------------------------------------------------------
 
 std::string Quote(std::string_view s) {
@@ -278,6 +334,13 @@ void EncodeValue(const Value& v, Direction dir, std::string* out) {
 
 Status DecodeValue(std::string_view* in, Direction dir, Value* out) {
   return DecodeMasked(in, MaskFor(dir), 0, out);
+}
+
+Status SkipComponent(std::string_view* in, Direction dir, bool* is_null) {
+  bool null = false;
+  LQ_RETURN_IF_ERROR(SkipMasked(in, MaskFor(dir), 0, &null));
+  if (is_null) *is_null = null;
+  return Status::OK();
 }
 
 void EncodeInt64(int64_t v, Direction dir, std::string* out) {

@@ -71,6 +71,13 @@ void EncodeValue(const Value& v, Direction dir, std::string* out);
 // bytes after the component stay in *in. On error *in and *out are unspecified.
 Status DecodeValue(std::string_view* in, Direction dir, Value* out);
 
+// Moves *in past one component without building its value (to find where a
+// key's later components start): checks lengths, tags and escapes, not the
+// value rules DecodeValue checks. *is_null (when given) tells whether it
+// was NULL.
+Status SkipComponent(std::string_view* in, Direction dir,
+                     bool* is_null = nullptr);
+
 // An INTEGER component without a Value (table and index ids). Same bytes as
 // EncodeValue(Value::Int(v), dir). DecodeInt64 fails on any other type.
 void EncodeInt64(int64_t v, Direction dir, std::string* out);

@@ -196,12 +196,12 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
 Status EntryLayoutOf(const IndexSchema& index, std::string_view key,
                      EntryLayout* layout, size_t* indexed_end) {
   std::string_view rest = key;
-  Value v;
-  LQ_RETURN_IF_ERROR(keys::DecodeValue(&rest, keys::Direction::kAsc, &v));
+  LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, keys::Direction::kAsc));
   bool has_null = false;
   for (const KeyColumn& k : index.columns) {
-    LQ_RETURN_IF_ERROR(keys::DecodeValue(&rest, k.direction, &v));
-    if (v.is_null()) has_null = true;
+    bool is_null = false;
+    LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, k.direction, &is_null));
+    has_null = has_null || is_null;
   }
   *layout = index.unique && !has_null ? EntryLayout::kPkInValue
                                       : EntryLayout::kPkInKey;
