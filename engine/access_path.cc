@@ -406,7 +406,11 @@ bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
            (c.type != Type::kText || coll == nullptr || coll->is_binary());
   };
   for (const KeyColumn& k : index->columns) {
-    if (k.column == column && decodable(k.collation)) return true;
+    // A collated key holds a sort key; the entry keeps the text beside it.
+    if (k.column == column &&
+        (decodable(k.collation) || rows::KeepsOriginalText(table, k))) {
+      return true;
+    }
   }
   for (const KeyColumn& k : table.primary_key) {
     if (k.column == column && decodable(k.collation)) return true;

@@ -5,6 +5,7 @@
 
 #include "engine/continuation.h"
 #include "engine/value_ops.h"
+#include "indexes/row_format.h"
 #include "parser/parser.h"
 
 namespace levelql {
@@ -431,12 +432,17 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
       // row, so entries of lists holding a NULL may be laid out wrong), and
       // keys an index column in the index's COLLATE (format 1: in the
       // column's).
-      bool own_collation = false;
+      bool own_collation = false, original_text = false;
       for (const KeyColumn& k : index->columns) {
         const ColumnSchema& c = t->second->columns[k.column];
         own_collation |= c.type == Type::kText && k.collation != c.collation;
+        original_text |= rows::KeepsOriginalText(*t->second, k);
       }
-      if (index->unique && index->multi_valued) {
+      if (original_text) {
+        index->needs_reindex =
+            "an index on a collated column made by format 1, whose entries "
+            "lack the original text format 2 reads";
+      } else if (index->unique && index->multi_valued) {
         index->needs_reindex =
             "a UNIQUE index over a list column made by format 1, whose entry "
             "layout format 2 changed";

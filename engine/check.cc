@@ -153,17 +153,27 @@ bool ParseEntry(const TableSchema& table, const IndexSchema& index,
     *why = "bytes after the primary key";
     return false;
   }
+  // The value's tail: INCLUDE columns, then the original text of each
+  // scalar TEXT key column keyed by a non-binary collation.
   e->include.clear();
-  for (size_t i = 0; i < index.include.size(); ++i) {
+  size_t tail = index.include.size();
+  for (const KeyColumn& k : index.columns) {
+    const ColumnSchema& c = table.columns[k.column];
+    const Collation* coll = k.collation ? k.collation : c.collation;
+    if (c.type == Type::kText && !c.is_list && coll && !coll->is_binary()) {
+      ++tail;
+    }
+  }
+  for (size_t i = 0; i < tail; ++i) {
     Value v;
     if (!keys::DecodeValue(&value, keys::Direction::kAsc, &v).ok()) {
-      *why = "undecodable INCLUDE values";
+      *why = "undecodable INCLUDE values or original texts";
       return false;
     }
     e->include.push_back(std::move(v));
   }
   if (!value.empty()) {
-    *why = "bytes after the INCLUDE values";
+    *why = "bytes after the INCLUDE values and original texts";
     return false;
   }
   return true;
@@ -200,6 +210,20 @@ std::string WhyNotOwned(const TableSchema& table, const IndexSchema& index,
       return "wrong INCLUDE value: " + table.columns[c].name + " is " +
              e.include[i].ToSqlLiteral() + ", the row's is " +
              row[c].ToSqlLiteral();
+    }
+  }
+  size_t i = index.include.size();
+  for (const KeyColumn& k : index.columns) {
+    const ColumnSchema& c = table.columns[k.column];
+    const Collation* coll = k.collation ? k.collation : c.collation;
+    if (c.type != Type::kText || c.is_list || !coll || coll->is_binary()) {
+      continue;
+    }
+    const Value& text = e.include[i++];
+    if (!(text.type() == row[k.column].type() &&
+          text.ToSqlLiteral() == row[k.column].ToSqlLiteral())) {
+      return "wrong original text: " + c.name + " is " + text.ToSqlLiteral() +
+             ", the row's is " + row[k.column].ToSqlLiteral();
     }
   }
   return "";

@@ -678,15 +678,24 @@ class IndexOnly : public RowSource {
       wanted[column] = false;  // once, from the first part that has it
       return column;
     };
+    // A key component decodes to its column's value unless it is a list
+    // element or a collation key (whose text the value keeps, below).
+    auto plain = [&](const KeyColumn& k) {
+      return !table_->columns[k.column].is_list &&
+             !rows::KeepsOriginalText(*table_, k);
+    };
     for (const KeyColumn& k : index_->columns) {
-      key_targets_.push_back(
-          take(k.column, IndexProvidesColumn(*table_, index_, k.column) &&
-                             !table_->columns[k.column].is_list));
+      key_targets_.push_back(take(k.column, plain(k)));
     }
     for (const KeyColumn& k : table_->primary_key) {
-      pk_targets_.push_back(take(k.column, true));
+      pk_targets_.push_back(take(k.column, plain(k)));
     }
     for (int c : index_->include) include_targets_.push_back(take(c, true));
+    for (const KeyColumn& k : index_->columns) {
+      if (rows::KeepsOriginalText(*table_, k)) {
+        include_targets_.push_back(take(k.column, true));
+      }
+    }
   }
 
   bool Next(Row* row) override {

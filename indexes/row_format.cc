@@ -71,6 +71,13 @@ void EncodeKeyColumn(const TableSchema& table, const KeyColumn& key,
   keys::EncodeValue(value, key.direction, out);
 }
 
+bool KeepsOriginalText(const TableSchema& table, const KeyColumn& key) {
+  const ColumnSchema& column = table.columns[key.column];
+  const Collation* collation = key.collation ? key.collation : column.collation;
+  return column.type == Type::kText && !column.is_list && collation &&
+         !collation->is_binary();
+}
+
 std::string PrimaryKeyBytes(const TableSchema& table, const Row& row) {
   std::string out;
   for (const KeyColumn& k : table.primary_key) {
@@ -154,9 +161,16 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
   }
 
   const std::string pk = PrimaryKeyBytes(table, row);
+  // The value's tail: INCLUDE columns, then the original text of every
+  // scalar column keyed by a collation key (so it is read index-only).
   std::string include;
   for (int c : index.include) {
     keys::EncodeValue(row[c], keys::Direction::kAsc, &include);
+  }
+  for (const KeyColumn& k : index.columns) {
+    if (KeepsOriginalText(table, k)) {
+      keys::EncodeValue(row[k.column], keys::Direction::kAsc, &include);
+    }
   }
 
   std::vector<size_t> pos(alternatives.size(), 0);

@@ -44,6 +44,11 @@ void EncodeKeyComponent(const ColumnSchema& column, const Value& value,
 void EncodeKeyColumn(const TableSchema& table, const KeyColumn& key,
                      const Value& value, std::string* out);
 
+// Whether the key form of the scalar index column `key` is a collation key
+// (TEXT under a non-binary collation), so that the entry's value also holds
+// the original text (format 2): such a column is read from the entry too.
+bool KeepsOriginalText(const TableSchema& table, const KeyColumn& key);
+
 // The primary-key components of `row` (no table prefix).
 std::string PrimaryKeyBytes(const TableSchema& table, const Row& row);
 std::string RowKey(const TableSchema& table, const Row& row);

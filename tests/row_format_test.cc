@@ -166,9 +166,16 @@ TEST(RowFormatTest, EveryWrittenEntryParsesBackToItsRow) {
       std::vector<rows::IndexEntry> entries;
       rows::IndexEntriesForRow(t, index, row, &entries);
       ASSERT_FALSE(entries.empty());
+      // The value's tail: INCLUDE columns, then the original text of
+      // collation-keyed columns.
       std::string include;
       for (int c : index.include) {
         keys::EncodeValue(row[c], Direction::kAsc, &include);
+      }
+      for (const KeyColumn& k : index.columns) {
+        if (rows::KeepsOriginalText(t, k)) {
+          keys::EncodeValue(row[k.column], Direction::kAsc, &include);
+        }
       }
       for (const rows::IndexEntry& e : entries) {
         rows::EntryParts parts;
