@@ -16,6 +16,8 @@
 #include <fstream>
 #include <string>
 
+#include "parser/lexer.h"
+
 namespace levelql::parser {
 namespace {
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "parser/lexer.h"
 #include "parser/parser.h"
 
 namespace lp = levelql::parser;

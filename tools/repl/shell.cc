@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "parser/parser.h"
+#include "parser/lexer.h"
 #include "tools/repl/csv_import.h"
 #include "tools/repl/sql_text.h"
 
