@@ -1,6 +1,7 @@
-// Tests of the levelql shell without a terminal: output modes, SQL text
-// helpers, the CSV reader, and a Shell driven line by line against an
-// in-memory database, comparing the text it writes.
+// Tests of the levelql shell without a terminal: output modes, the CSV
+// reader, and a Shell driven line by line against an in-memory database,
+// comparing the text it writes. The SQL text helpers it uses are public
+// (levelql/sql_text.h) and tested in sql_text_test.cc.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,7 +12,6 @@
 #include "tools/repl/csv_import.h"
 #include "tools/repl/render.h"
 #include "tools/repl/shell.h"
-#include "tools/repl/sql_text.h"
 
 namespace levelql::repl {
 namespace {
@@ -151,29 +151,6 @@ TEST(RenderTest, ModeNamesRoundTrip) {
   }
   EXPECT_EQ(ParseOutputMode("BOX"), OutputMode::kBox);
   EXPECT_FALSE(ParseOutputMode("list").has_value());
-}
-
-TEST(SqlTextTest, SplitStatementsIgnoresSemicolonsInStringsAndComments) {
-  EXPECT_EQ(SplitStatements("SELECT 'a;b'; -- x;\nSELECT \"c;\" /* ; */;"),
-            (std::vector<std::string>{"SELECT 'a;b';",
-                                      "-- x;\nSELECT \"c;\" /* ; */;"}));
-  EXPECT_EQ(SplitStatements(" ;; -- only\n ; SELECT 1"),
-            (std::vector<std::string>{"SELECT 1"}));
-  EXPECT_EQ(SplitStatements("SELECT 'it''s;'; "),
-            (std::vector<std::string>{"SELECT 'it''s;';"}));
-}
-
-TEST(SqlTextTest, BlankKeywordAndParameters) {
-  EXPECT_TRUE(IsBlankSql("  -- c\n /* d */ "));
-  EXPECT_FALSE(IsBlankSql("/* open"));
-  EXPECT_TRUE(IsBlankSql("/* open", /*allow_open_comment=*/true));
-  EXPECT_FALSE(IsBlankSql("'"));
-  EXPECT_EQ(FirstKeyword(" /* c */ select * from t"), "SELECT");
-  EXPECT_EQ(FirstKeyword("-- c\n  Explain select 1"), "EXPLAIN");
-  EXPECT_EQ(NamedParameters("SELECT :a, ':b', \":c\", :d_1 -- :e\n"),
-            (std::set<std::string>{"a", "d_1"}));
-  EXPECT_EQ(QuoteIdentifier("users"), "users");
-  EXPECT_EQ(QuoteIdentifier("my \"t\""), "\"my \"\"t\"\"\"");
 }
 
 std::string ReadAll(std::string_view csv, std::string* error = nullptr) {
@@ -428,6 +405,31 @@ TEST_F(ShellTest, CompletesKeywordsTablesAndColumns) {
   EXPECT_EQ(shell_->Complete("SELECT ", "na"),  // t is the only table
             std::vector<std::string>{"name"});
   EXPECT_EQ(shell_->Complete(".schema ", ""), std::vector<std::string>{"t"});
+}
+
+TEST_F(ShellTest, DotCommandsQuoteReservedAndMixedCaseTableNames) {
+  // Names from the catalog are quoted exactly: a reserved word and a
+  // mixed-case name (case-sensitive because it was created quoted) must
+  // keep their quotes, or .stats would query a syntax error or `mytab`.
+  RunLines({"CREATE TABLE \"order\" (id INTEGER);",
+            "CREATE TABLE \"MyTab\" (\"Id\" INTEGER, \"select\" TEXT);",
+            "CREATE TABLE People (id INTEGER);",
+            "INSERT INTO \"order\" VALUES (1), (2);",
+            "INSERT INTO \"MyTab\" VALUES (7, 'x');"});
+  ASSERT_EQ(TakeErr(), "");
+  Run(".mode csv");
+  EXPECT_EQ(Run(".stats"), "table,rows\nMyTab,1\norder,2\npeople,0\n");
+  // A name typed in a dot-command means the table of exactly that name, or
+  // else the one SQL would read it as unquoted (People is people).
+  EXPECT_EQ(Run(".check order"), "ok\n");
+  EXPECT_EQ(Run(".check MyTab"), "ok\n");
+  EXPECT_EQ(Run(".check TABLE People"), "ok\n");
+  EXPECT_EQ(TakeErr(), "");
+  std::vector<std::string> words =
+      shell_->Complete("SELECT * FROM \"MyTab\" WHERE ", "I");
+  EXPECT_NE(std::find(words.begin(), words.end(), "Id"), words.end());
+  words = shell_->Complete("SELECT * FROM \"MyTab\" WHERE ", "sel");
+  EXPECT_NE(std::find(words.begin(), words.end(), "select"), words.end());
 }
 
 class TempDirTest : public ShellTest {

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <memory>
 
-#include "tools/repl/sql_text.h"
+#include "levelql/sql_text.h"
 
 namespace levelql::repl {
 
