@@ -3,8 +3,10 @@
 // comparing the text it writes. The SQL text helpers it uses are public
 // (levelql/sql_text.h) and tested in sql_text_test.cc.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -450,6 +452,49 @@ class TempDirTest : public ShellTest {
 
   fs::path dir_;
 };
+
+// Runs the real `levelql` program with `args` (shell words); returns its
+// exit status and what it wrote to stdout and stderr.
+std::pair<int, std::string> RunProgram(const std::string& args) {
+  std::string command =
+      std::string("'") + LEVELQL_SHELL + "' " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  std::string output;
+  char buf[512];
+  while (size_t n = fread(buf, 1, sizeof(buf), pipe)) output.append(buf, n);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+TEST_F(TempDirTest, ADatabaseInUseIsReportedPlainlyAndTheProgramFails) {
+  std::string path = (dir_ / "busy.db").string();
+  auto held = Database::Open(path);
+  ASSERT_TRUE(held.ok()) << held.status().ToString();
+  const std::string design =
+      ". levelql is single-process by design: one process opens a database, "
+      "and its threads share that Database object. ";
+
+  auto [status, output] = RunProgram("'" + path + "' -c '.tables'");
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(output, "levelql: cannot open " + path +
+                        ": IOError: the database at " + path +
+                        " is in use by another process, which holds its "
+                        "lock file " +
+                        path + "/LOCK" + design +
+                        "Close the other process, or open another "
+                        "database.\n");
+
+  // .open in a running shell says the same (here the holder is this very
+  // process) and keeps the current database.
+  Run(".open " + path);
+  EXPECT_EQ(TakeErr(), "Error: IOError: the database at " + path +
+                           " is already open in this process (its lock file " +
+                           path + "/LOCK is held)" + design +
+                           "Open it once and give that Database to every "
+                           "thread.\n");
+  EXPECT_EQ(shell_->db_path(), ":memory:");
+}
 
 TEST_F(TempDirTest, ImportStopsAtTheBadLineKeepingTheRowsBeforeIt) {
   Run("CREATE TABLE people (id INTEGER, name TEXT, score REAL);");
