@@ -28,8 +28,11 @@ constexpr const char* kHelp =
     ".explain on|off          Show the plan of every SELECT before its rows\n"
     ".headers on|off          Column names in table, box, csv, tsv output\n"
     ".help                    This list\n"
-    ".import [--csv] [--skip N] FILE TABLE\n"
-    "                         Insert the rows of a CSV file into TABLE\n"
+    ".import [--csv] [--skip N] [--skip-bad] FILE TABLE\n"
+    "                         Insert the rows of a CSV file into TABLE after\n"
+    "                         skipping N records (a header). A bad line stops\n"
+    "                         it: the rows before it stay, none from it on.\n"
+    "                         --skip-bad reports and skips bad lines instead\n"
     ".indexes [TABLE]         List the indexes (of tables matching TABLE)\n"
     ".mode [MODE]             Output mode: table|box|csv|tsv|json|line|"
     "markdown\n"
@@ -604,6 +607,10 @@ void Shell::CmdImport(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--csv") continue;
+    if (args[i] == "--skip-bad") {
+      request.skip_bad = true;
+      continue;
+    }
     if (args[i] == "--skip" && i + 1 < args.size()) {
       const std::string& n = args[++i];
       auto [ptr, ec] =
@@ -616,13 +623,13 @@ void Shell::CmdImport(const std::vector<std::string>& args) {
     }
     if (args[i].starts_with("--")) {
       Fail(".import: unknown option " + args[i] +
-           " (usage: .import [--csv] [--skip N] FILE TABLE)");
+           " (usage: .import [--csv] [--skip N] [--skip-bad] FILE TABLE)");
       return;
     }
     positional.push_back(args[i]);
   }
   if (positional.size() != 2) {
-    Fail("usage: .import [--csv] [--skip N] FILE TABLE");
+    Fail("usage: .import [--csv] [--skip N] [--skip-bad] FILE TABLE");
     return;
   }
   if (!CheckPath(".import", positional[0])) return;
@@ -630,12 +637,17 @@ void Shell::CmdImport(const std::vector<std::string>& args) {
   request.table = CatalogName(positional[1], "table");
   request.progress = options_.progress ? &err_ : nullptr;
   request.interrupted = &interrupted_;
+  // Skipped lines are reported, not failures: --skip-bad asked for them.
+  request.on_skip = [this](int64_t line, const std::string& reason) {
+    err_ << "line " << line << ": " << reason << " (skipped)\n";
+  };
+  out().flush();
   ImportResult result = ImportCsv(*db_, request);
   if (!result.error.empty()) {
     Fail(".import " + request.path + ": " + result.error);
   }
   out().flush();
-  err_ << ImportSummary(result) << "\n";
+  err_ << ImportSummary(result, request, positional[0], positional[1]) << "\n";
   err_.flush();
 }
 
