@@ -1,6 +1,7 @@
 // DDL statements of DatabaseImpl: CREATE/DROP TABLE and INDEX.
 #include "engine/database_impl.h"
 #include "indexes/row_format.h"
+#include "parser/lexer.h"
 
 namespace levelql {
 

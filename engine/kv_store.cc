@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 #include "engine/leveldb_store.h"
 
@@ -115,6 +116,38 @@ class PreadEnv : public leveldb::EnvWrapper {
   }
 };
 
+// LevelDB holds PATH/LOCK (an fcntl lock) while a database is open and
+// says so in terms of the lock file: "lock PATH/LOCK: Resource temporarily
+// unavailable" when another process holds it, "... already held by process"
+// when this process does (LevelDB also keeps a set of the locks it holds,
+// because fcntl locks do not exclude a second open in the same process).
+// Returns the message levelql gives instead, or "" for other errors.
+std::string InUseMessage(const leveldb::Status& s, const std::string& path) {
+  if (!s.IsIOError()) return "";
+  const std::string lock_file = path + "/LOCK";
+  const std::string text = s.ToString();
+  const std::string prefix = "lock " + lock_file + ": ";
+  size_t at = text.find(prefix);
+  if (at == std::string::npos) return "";
+  std::string_view reason = std::string_view(text).substr(at + prefix.size());
+  const std::string design =
+      ". levelql is single-process by design: one process opens a database, "
+      "and its threads share that Database object. ";
+  if (reason == "already held by process") {
+    return "the database at " + path +
+           " is already open in this process (its lock file " + lock_file +
+           " is held)" + design +
+           "Open it once and give that Database to every thread.";
+  }
+  if (reason == std::strerror(EAGAIN) || reason == std::strerror(EACCES)) {
+    return "the database at " + path +
+           " is in use by another process, which holds its lock file " +
+           lock_file + design +
+           "Close the other process, or open another database.";
+  }
+  return "";
+}
+
 class LevelDbSnapshot : public KvSnapshot {
  public:
   LevelDbSnapshot(leveldb::DB* db) : db_(db), snap_(db->GetSnapshot()) {}
@@ -188,6 +221,9 @@ class LevelDbStore : public KvStore {
     leveldb::DB* db = nullptr;
     leveldb::Status s = leveldb::DB::Open(lo, db_path, &db);
     if (!s.ok()) {
+      if (std::string in_use = InUseMessage(s, db_path); !in_use.empty()) {
+        return Status::IOError(in_use);
+      }
       Status st = FromLevelDb(s);
       return Status(st.code() == Status::Code::kInvalidArgument
                         ? Status::IOError("cannot open database '" + path +

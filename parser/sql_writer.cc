@@ -17,12 +17,13 @@
 #include <cmath>
 #include <cstdio>
 
+#include "parser/lexer.h"
 #include "parser/parser.h"
 
 namespace levelql::parser {
 namespace {
 
-// Binding strength, loosest first; see the grammar in parser.cc.
+// Binding strength, loosest first; see the grammar in grammar.cc.
 enum Level {
   kLevelOr = 1,
   kLevelAnd,
@@ -113,27 +114,8 @@ int LevelOf(const Expr& e) {
   }
 }
 
-bool IsPlainName(const std::string& name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  for (char c : name) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
-      return false;
-    }
-  }
-  return !IsReservedWord(name);
-}
-
 void WriteName(const std::string& name, std::string* out) {
-  if (IsPlainName(name)) {
-    *out += name;
-    return;
-  }
-  *out += '"';
-  for (char c : name) {
-    if (c == '"') *out += '"';
-    *out += c;
-  }
-  *out += '"';
+  *out += QuoteIdentifier(name);
 }
 
 void WriteLiteral(const Value& v, std::string* out) {
@@ -500,12 +482,6 @@ std::string ToSql(const Expr& expr) {
 std::string ToSql(const Statement& statement) {
   std::string out;
   std::visit(StatementWriter{&out}, statement.node);
-  return out;
-}
-
-std::string QuoteIdentifier(const std::string& name) {
-  std::string out;
-  WriteName(name, &out);
   return out;
 }
 

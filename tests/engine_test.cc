@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
 #include "engine/catalog.h"
 #include "engine/kv_store.h"
 #include "indexes/row_format.h"
@@ -226,6 +230,63 @@ TEST(EngineTest, DataAndCatalogSurviveReopen) {
   ASSERT_TRUE(db.ok()) << db.status().ToString();
   EXPECT_EQ(QueryText(**db, "SELECT id FROM t WHERE s = 'STRASSE'"), "(1)");
   ExpectClean(**db);
+}
+
+TEST(EngineTest, SecondOpenInTheSameProcessSaysTheDatabaseIsInUse) {
+  TempDir dir;
+  auto first = Database::Open(dir.path());
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  auto second = Database::Open(dir.path());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().ToString(),
+            "IOError: the database at " + dir.path() +
+                " is already open in this process (its lock file " +
+                dir.path() +
+                "/LOCK is held). levelql is single-process by design: one "
+                "process opens a database, and its threads share that "
+                "Database object. Open it once and give that Database to "
+                "every thread.");
+  first->reset();
+  EXPECT_TRUE(Database::Open(dir.path()).ok()) << "the lock is released";
+}
+
+// Run in a child process by the next test (skipped otherwise): opens the
+// database at $LEVELQL_TEST_OPEN and prints "status: <Status>".
+TEST(EngineTest, HelperOpensTheDatabaseNamedInTheEnvironment) {
+  const char* path = std::getenv("LEVELQL_TEST_OPEN");
+  if (path == nullptr) GTEST_SKIP() << "run by OpenFromAnotherProcess...";
+  auto db = Database::Open(path);
+  std::printf("status: %s\n", db.ok() ? "OK" : db.status().ToString().c_str());
+}
+
+TEST(EngineTest, OpenFromAnotherProcessSaysTheDatabaseIsInUse) {
+  TempDir dir;
+  auto db = Database::Open(dir.path());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  // A fresh process (exec, not only fork: a forked child would inherit
+  // LevelDB's in-process lock table and report "this process").
+  std::string self = std::filesystem::read_symlink("/proc/self/exe");
+  std::string command =
+      "LEVELQL_TEST_OPEN='" + dir.path() + "' '" + self +
+      "' "
+      "--gtest_filter=EngineTest.HelperOpensTheDatabaseNamedInTheEnvironment "
+      "2>&1";
+  FILE* child = popen(command.c_str(), "r");
+  ASSERT_NE(child, nullptr);
+  std::string output;
+  char buf[512];
+  while (size_t n = fread(buf, 1, sizeof(buf), child)) output.append(buf, n);
+  ASSERT_EQ(pclose(child), 0) << output;
+  size_t at = output.find("status: ");
+  ASSERT_NE(at, std::string::npos) << output;
+  std::string status = output.substr(at + 8, output.find('\n', at) - at - 8);
+  EXPECT_EQ(status,
+            "IOError: the database at " + dir.path() +
+                " is in use by another process, which holds its lock file " +
+                dir.path() +
+                "/LOCK. levelql is single-process by design: one process "
+                "opens a database, and its threads share that Database "
+                "object. Close the other process, or open another database.");
 }
 
 TEST(EngineTest, CollationVersionMismatchQuarantinesTheIndexUntilReindex) {

@@ -1,6 +1,7 @@
 // Tests for parser/: the grammar (precedence, literals, names, every
-// statement), error messages with their place, limits, IsComplete, and the
-// ToSql round trip over the whole conformance suite.
+// statement), error messages with their place, limits, and the ToSql round
+// trip over the whole conformance suite. The lexer has lexer_test.cc; the
+// public SQL text helpers have sql_text_test.cc.
 //
 // Expression shapes are pinned with Tree(), a fully parenthesized rendering;
 // statements with ToSql(), whose output is itself checked to parse back to an
@@ -15,6 +16,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "parser/lexer.h"
 
 namespace levelql::parser {
 namespace {
@@ -634,27 +637,6 @@ TEST(ParserErrors, StatementLengthAndInListLimits) {
   EXPECT_EQ(Error("SELECT * FROM t WHERE a IN (1, 2, 3)", options), "OK");
   EXPECT_EQ(Error("SELECT * FROM t WHERE a IN (1, 2, 3, 4)", options),
             "LimitExceeded at 1:38: IN list exceeds the limit of 3 items");
-}
-
-// --- IsComplete
-// ---------------------------------------------------------------
-
-TEST(ParserIsComplete, NeedsASemicolonOutsideStringsAndComments) {
-  EXPECT_FALSE(IsComplete(""));
-  EXPECT_FALSE(IsComplete("SELECT 1"));
-  EXPECT_TRUE(IsComplete("SELECT 1;"));
-  EXPECT_TRUE(IsComplete(";"));
-  EXPECT_TRUE(IsComplete("SELECT 1;  \n"));
-  EXPECT_TRUE(IsComplete("SELECT 1; -- done"));
-  EXPECT_TRUE(IsComplete("SELECT 1; /* done */"));
-  EXPECT_FALSE(IsComplete("SELECT 1; SELECT 2"));
-  EXPECT_FALSE(IsComplete("SELECT ';'"));
-  EXPECT_TRUE(IsComplete("SELECT ';';"));
-  EXPECT_FALSE(IsComplete("SELECT 'it''s;"));
-  EXPECT_FALSE(IsComplete("SELECT \"a;\""));
-  EXPECT_FALSE(IsComplete("SELECT 1 -- ;"));
-  EXPECT_FALSE(IsComplete("SELECT 1 /* ; */"));
-  EXPECT_FALSE(IsComplete("SELECT 1; /* open"));
 }
 
 // --- Round trip

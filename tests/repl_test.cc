@@ -1,9 +1,12 @@
-// Tests of the levelql shell without a terminal: output modes, SQL text
-// helpers, the CSV reader, and a Shell driven line by line against an
-// in-memory database, comparing the text it writes.
+// Tests of the levelql shell without a terminal: output modes, the CSV
+// reader, and a Shell driven line by line against an in-memory database,
+// comparing the text it writes. The SQL text helpers it uses are public
+// (levelql/sql_text.h) and tested in sql_text_test.cc.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,7 +14,6 @@
 #include "tools/repl/csv_import.h"
 #include "tools/repl/render.h"
 #include "tools/repl/shell.h"
-#include "tools/repl/sql_text.h"
 
 namespace levelql::repl {
 namespace {
@@ -151,29 +153,6 @@ TEST(RenderTest, ModeNamesRoundTrip) {
   }
   EXPECT_EQ(ParseOutputMode("BOX"), OutputMode::kBox);
   EXPECT_FALSE(ParseOutputMode("list").has_value());
-}
-
-TEST(SqlTextTest, SplitStatementsIgnoresSemicolonsInStringsAndComments) {
-  EXPECT_EQ(SplitStatements("SELECT 'a;b'; -- x;\nSELECT \"c;\" /* ; */;"),
-            (std::vector<std::string>{"SELECT 'a;b';",
-                                      "-- x;\nSELECT \"c;\" /* ; */;"}));
-  EXPECT_EQ(SplitStatements(" ;; -- only\n ; SELECT 1"),
-            (std::vector<std::string>{"SELECT 1"}));
-  EXPECT_EQ(SplitStatements("SELECT 'it''s;'; "),
-            (std::vector<std::string>{"SELECT 'it''s;';"}));
-}
-
-TEST(SqlTextTest, BlankKeywordAndParameters) {
-  EXPECT_TRUE(IsBlankSql("  -- c\n /* d */ "));
-  EXPECT_FALSE(IsBlankSql("/* open"));
-  EXPECT_TRUE(IsBlankSql("/* open", /*allow_open_comment=*/true));
-  EXPECT_FALSE(IsBlankSql("'"));
-  EXPECT_EQ(FirstKeyword(" /* c */ select * from t"), "SELECT");
-  EXPECT_EQ(FirstKeyword("-- c\n  Explain select 1"), "EXPLAIN");
-  EXPECT_EQ(NamedParameters("SELECT :a, ':b', \":c\", :d_1 -- :e\n"),
-            (std::set<std::string>{"a", "d_1"}));
-  EXPECT_EQ(QuoteIdentifier("users"), "users");
-  EXPECT_EQ(QuoteIdentifier("my \"t\""), "\"my \"\"t\"\"\"");
 }
 
 std::string ReadAll(std::string_view csv, std::string* error = nullptr) {
@@ -430,6 +409,31 @@ TEST_F(ShellTest, CompletesKeywordsTablesAndColumns) {
   EXPECT_EQ(shell_->Complete(".schema ", ""), std::vector<std::string>{"t"});
 }
 
+TEST_F(ShellTest, DotCommandsQuoteReservedAndMixedCaseTableNames) {
+  // Names from the catalog are quoted exactly: a reserved word and a
+  // mixed-case name (case-sensitive because it was created quoted) must
+  // keep their quotes, or .stats would query a syntax error or `mytab`.
+  RunLines({"CREATE TABLE \"order\" (id INTEGER);",
+            "CREATE TABLE \"MyTab\" (\"Id\" INTEGER, \"select\" TEXT);",
+            "CREATE TABLE People (id INTEGER);",
+            "INSERT INTO \"order\" VALUES (1), (2);",
+            "INSERT INTO \"MyTab\" VALUES (7, 'x');"});
+  ASSERT_EQ(TakeErr(), "");
+  Run(".mode csv");
+  EXPECT_EQ(Run(".stats"), "table,rows\nMyTab,1\norder,2\npeople,0\n");
+  // A name typed in a dot-command means the table of exactly that name, or
+  // else the one SQL would read it as unquoted (People is people).
+  EXPECT_EQ(Run(".check order"), "ok\n");
+  EXPECT_EQ(Run(".check MyTab"), "ok\n");
+  EXPECT_EQ(Run(".check TABLE People"), "ok\n");
+  EXPECT_EQ(TakeErr(), "");
+  std::vector<std::string> words =
+      shell_->Complete("SELECT * FROM \"MyTab\" WHERE ", "I");
+  EXPECT_NE(std::find(words.begin(), words.end(), "Id"), words.end());
+  words = shell_->Complete("SELECT * FROM \"MyTab\" WHERE ", "sel");
+  EXPECT_NE(std::find(words.begin(), words.end(), "select"), words.end());
+}
+
 class TempDirTest : public ShellTest {
  protected:
   TempDirTest() {
@@ -449,24 +453,87 @@ class TempDirTest : public ShellTest {
   fs::path dir_;
 };
 
-TEST_F(TempDirTest, ImportStopsAtTheBadLineKeepingTheRowsBeforeIt) {
-  Run("CREATE TABLE people (id INTEGER, name TEXT, score REAL);");
-  // 2500 rows after a header; line 1502 (row 1501) has two fields. Batches
-  // are 1000 rows, so the error falls in the second batch: its rows before
-  // line 1502 still go in.
+// Runs the real `levelql` program with `args` (shell words); returns its
+// exit status and what it wrote to stdout and stderr.
+std::pair<int, std::string> RunProgram(const std::string& args) {
+  std::string command =
+      std::string("'") + LEVELQL_SHELL + "' " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  std::string output;
+  char buf[512];
+  while (size_t n = fread(buf, 1, sizeof(buf), pipe)) output.append(buf, n);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+TEST_F(TempDirTest, ADatabaseInUseIsReportedPlainlyAndTheProgramFails) {
+  std::string path = (dir_ / "busy.db").string();
+  auto held = Database::Open(path);
+  ASSERT_TRUE(held.ok()) << held.status().ToString();
+  const std::string design =
+      ". levelql is single-process by design: one process opens a database, "
+      "and its threads share that Database object. ";
+
+  auto [status, output] = RunProgram("'" + path + "' -c '.tables'");
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(output, "levelql: cannot open " + path +
+                        ": IOError: the database at " + path +
+                        " is in use by another process, which holds its "
+                        "lock file " +
+                        path + "/LOCK" + design +
+                        "Close the other process, or open another "
+                        "database.\n");
+
+  // .open in a running shell says the same (here the holder is this very
+  // process) and keeps the current database.
+  Run(".open " + path);
+  EXPECT_EQ(TakeErr(), "Error: IOError: the database at " + path +
+                           " is already open in this process (its lock file " +
+                           path + "/LOCK is held)" + design +
+                           "Open it once and give that Database to every "
+                           "thread.\n");
+  EXPECT_EQ(shell_->db_path(), ":memory:");
+}
+
+// `err` without the timings of .import summaries (" in 0.012 s (125000
+// rows/s)"), which change from run to run.
+std::string Untimed(std::string err) {
+  for (size_t i = err.find(" in "); i != std::string::npos;
+       i = err.find(" in ", i + 1)) {
+    size_t end = err.find(" rows/s)", i);
+    if (end == std::string::npos || err.find('\n', i) < end) continue;
+    err.erase(i, end + 8 - i);
+  }
+  return err;
+}
+
+// 2500 rows after a header; line 1502 (row 1501) has two fields.
+std::string PeopleCsv(bool broken) {
   std::string csv = "id,name,score\n";
   for (int i = 1; i <= 2500; ++i) {
-    csv += i == 1501 ? "1501,oops\n"
-                     : std::to_string(i) + ",\"n, " + std::to_string(i) +
-                           "\"," + std::to_string(i) + ".5\n";
+    csv += broken && i == 1501
+               ? "1501,oops\n"
+               : std::to_string(i) + ",\"n, " + std::to_string(i) + "\"," +
+                     std::to_string(i) + ".5\n";
   }
-  std::string path = Write("people.csv", csv);
+  return csv;
+}
+
+TEST_F(TempDirTest, ImportStopsAtTheBadLineKeepingExactlyTheRowsBeforeIt) {
+  Run("CREATE TABLE people (id INTEGER, name TEXT, score REAL);");
+  // Batches are 1000 rows, so the error falls in the second batch: its rows
+  // before line 1502 still go in, and none after it.
+  std::string path = Write("people.csv", PeopleCsv(/*broken=*/true));
   Run(".import --csv --skip 1 " + path + " people");
-  std::string err = TakeErr();
-  EXPECT_TRUE(err.starts_with("Error: .import " + path +
-                              ": line 1502: expected 3 fields, found 2\n"
-                              "imported 1500 rows through line 1501 in "))
-      << err;
+  EXPECT_EQ(Untimed(TakeErr()),
+            "Error: .import " + path +
+                ": line 1502: expected 3 fields, found 2\n"
+                "imported 1500 rows: every row before line 1502, none from "
+                "it on\n"
+                "fix line 1502, then resume with: .import --skip 1501 " +
+                path + " people\n");
+  EXPECT_EQ(shell_->exit_code(), 1);
   Run(".mode csv");
   EXPECT_EQ(Run("SELECT count(*) AS n, max(id) AS m FROM people;"),
             "n,m\n1500,1500\n");
@@ -474,18 +541,98 @@ TEST_F(TempDirTest, ImportStopsAtTheBadLineKeepingTheRowsBeforeIt) {
             "name,score\n\"n, 7\",7.5\n");
 }
 
-TEST_F(TempDirTest, ImportReportsValuesTheEngineRejects) {
+TEST_F(TempDirTest, ImportResumesWhereItStoppedWithTheSkipItSuggests) {
+  Run("CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT, score REAL);");
+  std::string path = Write("people.csv", PeopleCsv(/*broken=*/true));
+  Run(".import --skip 1 " + path + " people");
+  std::string err = TakeErr();
+  const std::string hint = "then resume with: ";
+  size_t at = err.find(hint);
+  ASSERT_NE(at, std::string::npos) << err;
+  std::string again = err.substr(at + hint.size());
+  again.pop_back();                                  // the newline
+  Write("people.csv", PeopleCsv(/*broken=*/false));  // line 1502 fixed
+  Run(again);
+  EXPECT_EQ(Untimed(TakeErr()), "imported 1000 rows\n");
+  Run(".mode csv");
+  EXPECT_EQ(Run("SELECT count(*) AS n, min(id) AS a, max(id) AS m FROM "
+                "people;"),
+            "n,a,m\n2500,1,2500\n");
+}
+
+TEST_F(TempDirTest, ImportReportsValuesTheEngineRejectsByLineAndField) {
   Run("CREATE TABLE nums (id INTEGER, label TEXT);");
   std::string path = Write("nums.csv", "1,a\n2,\n3,\"\"\nx,b\n5,c\n");
   Run(".import " + path + " nums");
-  std::string err = TakeErr();
-  EXPECT_TRUE(err.starts_with("Error: .import " + path + ": line 4: ")) << err;
-  EXPECT_NE(err.find("imported 3 rows through line 3"), std::string::npos)
-      << err;
+  EXPECT_EQ(Untimed(TakeErr()),
+            "Error: .import " + path +
+                ": line 4: field 1: TypeError: cannot store 'x' in INTEGER "
+                "column id\n"
+                "imported 3 rows: every row before line 4, none from it on\n"
+                "fix line 4, then resume with: .import --skip 3 " +
+                path + " nums\n");
   Run(".mode csv");
   // An unquoted empty field is NULL, a quoted one the empty string.
   EXPECT_EQ(Run("SELECT id, label FROM nums ORDER BY id;"),
             "id,label\n1,a\n2,\n3,\"\"\n");
+}
+
+TEST_F(TempDirTest, ImportWithSkipBadReportsEachSkippedLineAndACount) {
+  Run("CREATE TABLE \"Pets\" (id INTEGER PRIMARY KEY, name TEXT);");
+  std::string path = Write("pets.csv",
+                           "id,name\n"
+                           "1,rex\n"
+                           "2\n"                   // too few fields
+                           "3,\"tom\"x,extra\n"    // junk after a quote
+                           "4,\xff\n"              // invalid UTF-8
+                           "five,kit\n"            // not an INTEGER
+                           "1,dup\n"               // duplicate key
+                           "6,\"two\nlines\"\n");  // fine
+  Run(".import --skip-bad --skip 1 " + path + " Pets");
+  EXPECT_EQ(
+      Untimed(TakeErr()),
+      "line 3: expected 2 fields, found 1 (skipped)\n"
+      "line 4: field 2: unexpected character after closing quote (skipped)\n"
+      "line 5: field 2: invalid UTF-8 (skipped)\n"
+      "line 6: field 1: TypeError: cannot store 'five' in INTEGER column id "
+      "(skipped)\n"
+      "line 7: ConstraintError: PRIMARY KEY of Pets: duplicate key 1 "
+      "(skipped)\n"
+      "imported 2 rows; skipped 5 bad lines\n");
+  // The lines were skipped on request: the import did not fail.
+  EXPECT_EQ(shell_->failures(), 0);
+  Run(".mode csv");
+  EXPECT_EQ(Run("SELECT id, name FROM \"Pets\" ORDER BY id;"),
+            "id,name\n1,rex\n6,\"two\nlines\"\n");
+}
+
+TEST_F(TempDirTest, ImportWithSkipBadStillStopsAtAnUnterminatedQuote) {
+  Run("CREATE TABLE t (a INTEGER, b TEXT);");
+  std::string path = Write("t.csv", "1,x\n2,\"open\n3,y\n");
+  Run(".import --skip-bad " + path + " t");
+  EXPECT_EQ(Untimed(TakeErr()),
+            "Error: .import " + path +
+                ": line 2: unterminated quoted field\n"
+                "imported 1 row: every good row before line 2, none from "
+                "it on\n"
+                "fix line 2, then resume with: .import --skip-bad --skip 1 " +
+                path + " t\n");
+}
+
+TEST_F(TempDirTest, AnInterruptedImportSaysWhereToResume) {
+  Run("CREATE TABLE t (a INTEGER);");
+  ImportRequest request;
+  request.path = Write("t.csv", "a\n1\n2\n");
+  request.table = "t";
+  request.skip = 1;
+  std::atomic<bool> interrupted{true};
+  request.interrupted = &interrupted;
+  ImportResult result = ImportCsv(*shell_->db(), request);
+  EXPECT_EQ(result.error, "interrupted at line 2");
+  EXPECT_EQ(result.rows, 0);
+  EXPECT_EQ(result.stop_line, 2);
+  EXPECT_EQ(Untimed(ImportSummary(result, request, "t.csv", "t")),
+            "imported 0 rows\nresume with: .import --skip 1 t.csv t");
 }
 
 TEST_F(TempDirTest, ImportRejectsInvalidUtf8AndSummarizesSuccess) {
@@ -496,7 +643,7 @@ TEST_F(TempDirTest, ImportRejectsInvalidUtf8AndSummarizesSuccess) {
                                     ": line 2: field 1: invalid UTF-8\n"));
   std::string good = Write("good.csv", "x\ny\n");
   Run(".import " + good + " w");
-  EXPECT_TRUE(TakeErr().starts_with("imported 2 rows in "));
+  EXPECT_EQ(Untimed(TakeErr()), "imported 2 rows\n");
   Run(".import " + good + " missing_table");
   EXPECT_TRUE(TakeErr().starts_with("Error: .import " + good + ": "));
 }

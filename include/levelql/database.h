@@ -115,7 +115,11 @@ class Statement {
 class Database {
  public:
   // Opens (or creates) the database at `path`; ":memory:" is a private
-  // in-memory database that vanishes when closed.
+  // in-memory database that vanishes when closed. levelql is single-process
+  // by design: while a database is open, opening it again - from another
+  // process, or a second time in this one - fails with an IOError saying it
+  // is in use (its lock file PATH/LOCK is held). Share one Database between
+  // threads instead.
   static Result<std::unique_ptr<Database>> Open(const std::string& path,
                                                 const Options& options = {});
   virtual ~Database() = default;

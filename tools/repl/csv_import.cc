@@ -9,7 +9,7 @@
 #include <fstream>
 #include <memory>
 
-#include "tools/repl/sql_text.h"
+#include "levelql/sql_text.h"
 
 namespace levelql::repl {
 
@@ -83,7 +83,7 @@ bool CsvReader::Next(CsvRecord* record) {
   record->fields.clear();
   record->quoted.clear();
   record->line = line_;
-  if (!error_.empty() || Peek() < 0) return false;
+  if (error_line_ != 0 || Peek() < 0) return false;
   std::string field;
   for (;;) {
     int c = Peek();
@@ -94,11 +94,7 @@ bool CsvReader::Next(CsvRecord* record) {
       int64_t start = line_;
       for (;;) {
         c = Get();
-        if (c < 0) {
-          error_ =
-              "line " + std::to_string(start) + ": unterminated quoted field";
-          return false;
-        }
+        if (c < 0) return Fail(start, "unterminated quoted field");
         if (c == '"') {
           if (Peek() != '"') break;
           Get();
@@ -110,10 +106,10 @@ bool CsvReader::Next(CsvRecord* record) {
       c = Get();
       if (c == '\r' && Peek() == '\n') c = Get();
       if (c != ',' && c != '\n' && c >= 0) {
-        error_ = "line " + std::to_string(line_) + ": field " +
-                 std::to_string(record->fields.size() + 1) +
-                 ": unexpected character after closing quote";
-        return false;
+        recoverable_ = true;
+        return Fail(line_, "field " +
+                               std::to_string(record->fields.size() + 1) +
+                               ": unexpected character after closing quote");
       }
     } else {
       for (;;) {
@@ -133,6 +129,31 @@ bool CsvReader::Next(CsvRecord* record) {
       return true;
     }
   }
+}
+
+bool CsvReader::Fail(int64_t line, std::string reason) {
+  error_line_ = line;
+  error_reason_ = std::move(reason);
+  return false;
+}
+
+std::string CsvReader::error() const {
+  if (error_line_ == 0) return "";
+  return "line " + std::to_string(error_line_) + ": " + error_reason_;
+}
+
+bool CsvReader::SkipBadRecord() {
+  if (error_line_ == 0 || !recoverable_) return false;
+  for (int c = Get(); c >= 0; c = Get()) {
+    if (c == '\n') {
+      ++line_;
+      break;
+    }
+  }
+  error_line_ = 0;
+  error_reason_.clear();
+  recoverable_ = false;
+  return true;
 }
 
 namespace {
@@ -162,6 +183,11 @@ class ProgressBar {
   ~ProgressBar() {
     if (out_ != nullptr && drawn_) *out_ << "\r\033[K" << std::flush;
   }
+  // Erases the bar, before other output on the same stream.
+  void Clear() {
+    if (out_ != nullptr && drawn_) *out_ << "\r\033[K" << std::flush;
+    drawn_ = false;
+  }
   void Update(uint64_t done, int64_t rows) {
     if (out_ == nullptr) return;
     auto now = Clock::now();
@@ -184,60 +210,134 @@ class ProgressBar {
   Clock::time_point last_;
 };
 
-// Accumulates rows and sends them in batches.
-class BatchInserter {
+// Errors the engine reports for a row's values, which --skip-bad skips.
+// Anything else (I/O, corruption, interruption) stops the import.
+bool RowIsAtFault(const Status& s) {
+  switch (s.code()) {
+    case Status::Code::kTypeError:
+    case Status::Code::kConstraintError:
+    case Status::Code::kInvalidArgument:
+    case Status::Code::kLimitExceeded:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The engine's error for the one row of `sql` (INSERT INTO t VALUES (?, ?,
+// ...)) in the CSV's terms: a place "at 1:C: " that points at the K-th `?`
+// becomes "field K: ".
+std::string RowError(const Status& s, const std::string& sql) {
+  const std::string& m = s.message();
+  std::string kind = std::string(Status::CodeName(s.code())) + ": ";
+  size_t column = 0;
+  size_t i = 5;  // after "at 1:"
+  if (!m.starts_with("at 1:")) return s.ToString();
+  while (i < m.size() && m[i] >= '0' && m[i] <= '9') {
+    column = column * 10 + (m[i++] - '0');
+  }
+  if (column == 0 || column > sql.size() || sql[column - 1] != '?' ||
+      m.compare(i, 2, ": ") != 0) {
+    return s.ToString();
+  }
+  size_t field = std::count(sql.begin(), sql.begin() + column, '?');
+  return "field " + std::to_string(field) + ": " + kind + m.substr(i + 2);
+}
+
+// The state of one import: the counts, where it stopped, and the rows not
+// yet sent.
+class Importer {
  public:
-  BatchInserter(Database& db, std::string table, size_t columns,
-                size_t batch_rows)
+  Importer(Database& db, const ImportRequest& request, size_t columns,
+           size_t batch_rows, ImportResult* result)
       : db_(db),
-        table_(std::move(table)),
+        request_(request),
         columns_(columns),
-        batch_rows_(batch_rows) {}
+        batch_rows_(batch_rows),
+        result_(result) {}
 
+  bool stopped() const { return !result_->error.empty(); }
   size_t pending() const { return lines_.size(); }
-  size_t batch_rows() const { return batch_rows_; }
 
-  void Add(std::vector<Value> values, int64_t line) {
-    for (Value& v : values) params_.positional.push_back(std::move(v));
-    lines_.push_back(line);
+  // Stops at the record on `line` with ordinal `record` (records read after
+  // the first request.skip).
+  void Stop(int64_t line, int64_t record, std::string error) {
+    result_->error = std::move(error);
+    result_->stop_line = line;
+    result_->resume_skip = request_.skip + record;
+  }
+  // Stops before the first row not yet sent, or at `line`/`record` when
+  // none is pending: Ctrl-C drops the pending rows.
+  void Interrupt(int64_t line, int64_t record) {
+    if (!lines_.empty()) {
+      line = lines_[0];
+      record = records_[0];
+    }
+    Stop(line, record, "interrupted at line " + std::to_string(line));
   }
 
-  // Sends the pending rows; on failure sets *error to "line N: reason".
-  bool Flush(ImportResult* result) {
+  // A bad record: skipped and reported with skip_bad (returns true), else
+  // the import stops at it.
+  bool Bad(int64_t line, int64_t record, const std::string& reason) {
+    if (!request_.skip_bad) {
+      Stop(line, record, "line " + std::to_string(line) + ": " + reason);
+      return false;
+    }
+    ++result_->skipped;
+    if (request_.on_skip) request_.on_skip(line, reason);
+    return true;
+  }
+
+  void Add(std::vector<Value> values, int64_t line, int64_t record) {
+    for (Value& v : values) params_.positional.push_back(std::move(v));
+    lines_.push_back(line);
+    records_.push_back(record);
+  }
+
+  // Sends the pending rows; false when the import stopped.
+  bool Flush() {
     if (lines_.empty()) return true;
     Status status = Send(lines_.size(), params_);
     if (status.ok()) {
-      result->rows += static_cast<int64_t>(lines_.size());
-      result->last_line = lines_.back();
+      result_->rows += static_cast<int64_t>(lines_.size());
     } else if (status.code() == Status::Code::kInterrupted) {
-      result->error = "interrupted at line " + std::to_string(lines_[0]);
+      Interrupt(0, 0);
     } else {
-      // Find the row the engine rejects; the ones before it still go in.
-      for (size_t r = 0; r < lines_.size(); ++r) {
+      // Find the rows the engine rejects; the ones before the first that
+      // stops the import still go in.
+      for (size_t r = 0; r < lines_.size() && !stopped(); ++r) {
         Params one;
         one.positional.assign(params_.positional.begin() + r * columns_,
                               params_.positional.begin() + (r + 1) * columns_);
         Status s = Send(1, one);
-        if (!s.ok()) {
-          result->error =
-              "line " + std::to_string(lines_[r]) + ": " + s.ToString();
-          break;
+        if (s.ok()) {
+          result_->rows++;
+        } else if (s.code() == Status::Code::kInterrupted) {
+          Stop(lines_[r], records_[r],
+               "interrupted at line " + std::to_string(lines_[r]));
+        } else if (!RowIsAtFault(s)) {
+          Stop(lines_[r], records_[r],
+               "line " + std::to_string(lines_[r]) + ": " + s.ToString());
+        } else {
+          Bad(lines_[r], records_[r],
+              RowError(s, InsertSql(request_.table, columns_, 1)));
         }
-        result->rows++;
-        result->last_line = lines_[r];
       }
     }
     params_.positional.clear();
     lines_.clear();
-    return result->error.empty();
+    records_.clear();
+    return !stopped();
   }
+
+  bool Full() const { return lines_.size() == batch_rows_; }
 
  private:
   Status Send(size_t rows, const Params& params) {
     std::unique_ptr<Statement>& slot = rows == batch_rows_ ? full_ : partial_;
     if (rows != batch_rows_ && rows != partial_rows_) slot.reset();
     if (!slot) {
-      auto stmt = db_.Prepare(InsertSql(table_, columns_, rows));
+      auto stmt = db_.Prepare(InsertSql(request_.table, columns_, rows));
       if (!stmt.ok()) return stmt.status();
       slot = std::move(stmt).value();
       if (rows != batch_rows_) partial_rows_ = rows;
@@ -247,15 +347,26 @@ class BatchInserter {
   }
 
   Database& db_;
-  std::string table_;
+  const ImportRequest& request_;
   size_t columns_;
   size_t batch_rows_;
+  ImportResult* result_;
   std::unique_ptr<Statement> full_;     // batch_rows_ rows
   std::unique_ptr<Statement> partial_;  // partial_rows_ rows
   size_t partial_rows_ = 0;
   Params params_;
-  std::vector<int64_t> lines_;  // line of each pending row
+  std::vector<int64_t> lines_;    // line of each pending row
+  std::vector<int64_t> records_;  // ordinal of each pending row's record
 };
+
+// A dot-command argument that the shell's tokenizer reads back as `s`.
+std::string DotArg(std::string_view s) {
+  bool plain = !s.empty() && s.find_first_of(" \t'\"") == std::string::npos;
+  if (plain) return std::string(s);
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? "''" : std::string(1, c);
+  return out + "'";
+}
 
 }  // namespace
 
@@ -285,71 +396,123 @@ ImportResult ImportCsv(Database& db, const ImportRequest& request) {
   // Keep one statement's text well under the parser's 1 MB limit.
   size_t batch_rows = std::max<size_t>(
       1, std::min(request.batch_rows, 400000 / (2 * columns + 4)));
-  BatchInserter inserter(db, request.table, columns, batch_rows);
-
   std::error_code ec;
   uint64_t total = std::filesystem::file_size(request.path, ec);
   ProgressBar bar(request.progress, ec ? 0 : total);
+  ImportRequest reporting = request;
+  reporting.on_skip = [&](int64_t line, const std::string& reason) {
+    bar.Clear();
+    if (request.on_skip) request.on_skip(line, reason);
+  };
+  Importer importer(db, reporting, columns, batch_rows, &result);
   CsvReader reader(in);
   CsvRecord record;
-  int64_t skipped = 0;
-  while (reader.Next(&record)) {
+  int64_t skipped = 0;  // of request.skip
+  int64_t ordinal = 0;  // records read after those
+  for (;;) {
+    if (!reader.Next(&record)) {
+      if (reader.error().empty()) break;  // the end of the file
+      // A malformed record: skip_bad drops the rest of its line and goes
+      // on, unless it is an unterminated quoted field (the rest of the file).
+      int64_t line = reader.error_line();
+      std::string error = reader.error();
+      std::string reason = reader.error_reason();
+      bool skip = request.skip_bad && reader.SkipBadRecord();
+      if (skipped < request.skip) {
+        if (skip) {
+          ++skipped;
+          continue;
+        }
+        result.error = error;
+        break;
+      }
+      if (!skip) {
+        importer.Stop(line, ordinal, error);
+        break;
+      }
+      importer.Bad(line, ordinal++, reason);
+      continue;
+    }
     if (skipped < request.skip) {
       ++skipped;
       continue;
     }
     if (request.interrupted != nullptr && request.interrupted->load()) {
-      result.error = "interrupted at line " + std::to_string(record.line);
+      importer.Interrupt(record.line, ordinal);
       break;
     }
-    std::string line = "line " + std::to_string(record.line) + ": ";
+    std::string reason;
     if (record.fields.size() != columns) {
-      result.error = line + "expected " + std::to_string(columns) +
-                     " fields, found " + std::to_string(record.fields.size());
-      break;
+      reason = "expected " + std::to_string(columns) + " fields, found " +
+               std::to_string(record.fields.size());
     }
     std::vector<Value> values;
     values.reserve(columns);
-    for (size_t i = 0; i < columns && result.error.empty(); ++i) {
+    for (size_t i = 0; i < columns && reason.empty(); ++i) {
       std::string& f = record.fields[i];
       if (!IsValidUtf8(f)) {
-        result.error =
-            line + "field " + std::to_string(i + 1) + ": invalid UTF-8";
+        reason = "field " + std::to_string(i + 1) + ": invalid UTF-8";
       } else if (f.empty() && !record.quoted[i]) {
         values.push_back(Value::Null());
       } else {
         values.push_back(Value::Text(std::move(f)));
       }
     }
-    if (!result.error.empty()) break;
-    inserter.Add(std::move(values), record.line);
-    if (inserter.pending() == inserter.batch_rows()) {
-      if (!inserter.Flush(&result)) return finish();
+    if (!reason.empty()) {
+      if (!importer.Bad(record.line, ordinal++, reason)) break;
+      continue;
+    }
+    importer.Add(std::move(values), record.line, ordinal++);
+    if (importer.Full()) {
+      if (!importer.Flush()) return finish();
       bar.Update(reader.bytes_read(), result.rows);
     }
   }
-  if (result.error.empty()) result.error = reader.error();
-  // The rows before the bad record (or all of them) still go in.
-  if (result.error.empty() || !result.error.starts_with("interrupted")) {
-    std::string error = std::move(result.error);
+  // The rows before a bad record (or all of them) still go in; an
+  // interrupted import stops where it is.
+  if (!result.error.starts_with("interrupted")) {
+    ImportResult stop = result;  // the bad record, if any
     result.error.clear();
-    if (inserter.Flush(&result) && !error.empty()) result.error = error;
+    if (importer.Flush() && !stop.error.empty()) {
+      result.error = stop.error;
+      result.stop_line = stop.stop_line;
+      result.resume_skip = stop.resume_skip;
+    }
   }
   return finish();
 }
 
-std::string ImportSummary(const ImportResult& result) {
-  std::string through;
-  if (!result.error.empty() && result.rows > 0) {
-    through = " through line " + std::to_string(result.last_line);
-  }
+std::string ImportSummary(const ImportResult& result,
+                          const ImportRequest& request, std::string_view file,
+                          std::string_view table) {
   char buf[160];
   double rate = result.seconds > 0 ? result.rows / result.seconds : 0;
-  std::snprintf(buf, sizeof(buf),
-                "imported %lld rows%s in %.3f s (%.0f rows/s)",
-                static_cast<long long>(result.rows), through.c_str(),
-                result.seconds, rate);
-  return buf;
+  std::snprintf(buf, sizeof(buf), "imported %lld row%s in %.3f s (%.0f rows/s)",
+                static_cast<long long>(result.rows),
+                result.rows == 1 ? "" : "s", result.seconds, rate);
+  std::string out = buf;
+  if (result.stop_line > 0 && result.rows > 0) {
+    out += std::string(": every ") + (request.skip_bad ? "good " : "") +
+           "row before line " + std::to_string(result.stop_line) +
+           ", none from it on";
+  }
+  if (result.skipped > 0) {
+    out += "; skipped " + std::to_string(result.skipped) + " bad line" +
+           (result.skipped == 1 ? "" : "s");
+  }
+  if (result.stop_line > 0) {
+    std::string again = ".import ";
+    if (request.skip_bad) again += "--skip-bad ";
+    if (result.resume_skip > 0) {
+      again += "--skip " + std::to_string(result.resume_skip) + " ";
+    }
+    again += DotArg(file) + " " + DotArg(table);
+    out += result.error.starts_with("interrupted")
+               ? "\nresume with: " + again
+               : "\nfix line " + std::to_string(result.stop_line) +
+                     ", then resume with: " + again;
+  }
+  return out;
 }
 
 }  // namespace levelql::repl

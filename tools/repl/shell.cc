@@ -12,9 +12,8 @@
 #include <set>
 #include <sstream>
 
-#include "parser/parser.h"
+#include "levelql/sql_text.h"
 #include "tools/repl/csv_import.h"
-#include "tools/repl/sql_text.h"
 
 namespace levelql::repl {
 namespace {
@@ -29,8 +28,11 @@ constexpr const char* kHelp =
     ".explain on|off          Show the plan of every SELECT before its rows\n"
     ".headers on|off          Column names in table, box, csv, tsv output\n"
     ".help                    This list\n"
-    ".import [--csv] [--skip N] FILE TABLE\n"
-    "                         Insert the rows of a CSV file into TABLE\n"
+    ".import [--csv] [--skip N] [--skip-bad] FILE TABLE\n"
+    "                         Insert the rows of a CSV file into TABLE after\n"
+    "                         skipping N records (a header). A bad line stops\n"
+    "                         it: the rows before it stay, none from it on.\n"
+    "                         --skip-bad reports and skips bad lines instead\n"
     ".indexes [TABLE]         List the indexes (of tables matching TABLE)\n"
     ".mode [MODE]             Output mode: table|box|csv|tsv|json|line|"
     "markdown\n"
@@ -139,6 +141,16 @@ bool LikeMatch(std::string_view pattern, std::string_view text) {
     return false;
   }
   return LikeMatch(pattern.substr(1), text.substr(1));
+}
+
+// A name `.param set` accepts: [A-Za-z_][A-Za-z0-9_]*, with or without the
+// colon (stripped before).
+bool IsParameterName(std::string_view name) {
+  auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
+  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+         std::all_of(name.begin(), name.end(), word);
 }
 
 std::optional<bool> ParseBool(std::string_view s) {
@@ -274,7 +286,7 @@ bool Shell::ProcessLineIn(Input& input, std::string_view line) {
   input.buffer += '\n';
   if (IsBlankSql(input.buffer)) {
     input.buffer.clear();
-  } else if (parser::IsComplete(input.buffer)) {
+  } else if (IsCompleteStatement(input.buffer)) {
     std::string buffer = std::move(input.buffer);
     input.buffer.clear();
     RunBuffer(buffer);
@@ -285,9 +297,8 @@ bool Shell::ProcessLineIn(Input& input, std::string_view line) {
 bool Shell::FinishInput(Input& input) {
   std::string buffer = std::move(input.buffer);
   input.buffer.clear();
-  if (!exiting_ && !IsBlankSql(buffer, /*allow_open_comment=*/true)) {
-    RunBuffer(buffer);
-  }
+  // SplitStatements drops a blank tail, also an unterminated /* comment.
+  if (!exiting_) RunBuffer(buffer);
   return !exiting_;
 }
 
@@ -332,11 +343,11 @@ void Shell::RunBuffer(const std::string& buffer) {
   }
 }
 
-Params Shell::BindFor(const std::string& sql) const {
+Params Shell::BindFor(const Statement& statement) const {
   Params params;
   if (params_.empty()) return params;
-  for (const std::string& name : NamedParameters(sql)) {
-    auto it = params_.find(name);
+  for (const std::string& name : statement.parameter_names()) {
+    auto it = name.empty() ? params_.end() : params_.find(name);
     if (it != params_.end()) params.named[name] = it->second;
   }
   return params;
@@ -346,10 +357,13 @@ bool Shell::RunStatement(const std::string& sql) {
   interrupted_ = false;
   if (options_.echo) out() << sql << "\n";
   auto start = std::chrono::steady_clock::now();
-  Params params = BindFor(sql);
   std::string keyword = FirstKeyword(sql);
-  bool ok = true;
-  if (options_.explain && keyword == "SELECT") {
+  auto statement = db_->Prepare(sql);
+  bool ok = statement.ok();
+  if (!ok) Fail(statement.status().ToString());
+  Params params;
+  if (ok) params = BindFor(**statement);
+  if (ok && options_.explain && keyword == "SELECT") {
     auto plan = db_->Explain(sql, params);
     if (!plan.ok()) {
       Fail(plan.status().ToString());
@@ -359,7 +373,7 @@ bool Shell::RunStatement(const std::string& sql) {
       if (!plan->empty() && !plan->ends_with('\n')) out() << "\n";
     }
   }
-  if (ok) ok = RunQuery(sql, params);
+  if (ok) ok = ShowRows((*statement)->Query(params));
   if (keyword != "SELECT") column_cache_.clear();
   if (options_.timer) {
     double secs =
@@ -373,8 +387,7 @@ bool Shell::RunStatement(const std::string& sql) {
   return ok;
 }
 
-bool Shell::RunQuery(const std::string& sql, const Params& params) {
-  auto cursor = db_->Query(sql, params);
+bool Shell::ShowRows(Result<std::unique_ptr<Cursor>> cursor) {
   if (!cursor.ok()) {
     Fail(cursor.status().ToString());
     return false;
@@ -594,6 +607,10 @@ void Shell::CmdImport(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--csv") continue;
+    if (args[i] == "--skip-bad") {
+      request.skip_bad = true;
+      continue;
+    }
     if (args[i] == "--skip" && i + 1 < args.size()) {
       const std::string& n = args[++i];
       auto [ptr, ec] =
@@ -606,26 +623,31 @@ void Shell::CmdImport(const std::vector<std::string>& args) {
     }
     if (args[i].starts_with("--")) {
       Fail(".import: unknown option " + args[i] +
-           " (usage: .import [--csv] [--skip N] FILE TABLE)");
+           " (usage: .import [--csv] [--skip N] [--skip-bad] FILE TABLE)");
       return;
     }
     positional.push_back(args[i]);
   }
   if (positional.size() != 2) {
-    Fail("usage: .import [--csv] [--skip N] FILE TABLE");
+    Fail("usage: .import [--csv] [--skip N] [--skip-bad] FILE TABLE");
     return;
   }
   if (!CheckPath(".import", positional[0])) return;
   request.path = positional[0];
-  request.table = positional[1];
+  request.table = CatalogName(positional[1], "table");
   request.progress = options_.progress ? &err_ : nullptr;
   request.interrupted = &interrupted_;
+  // Skipped lines are reported, not failures: --skip-bad asked for them.
+  request.on_skip = [this](int64_t line, const std::string& reason) {
+    err_ << "line " << line << ": " << reason << " (skipped)\n";
+  };
+  out().flush();
   ImportResult result = ImportCsv(*db_, request);
   if (!result.error.empty()) {
     Fail(".import " + request.path + ": " + result.error);
   }
   out().flush();
-  err_ << ImportSummary(result) << "\n";
+  err_ << ImportSummary(result, request, positional[0], positional[1]) << "\n";
   err_.flush();
 }
 
@@ -657,7 +679,7 @@ void Shell::CmdParam(std::string_view rest,
   };
   if (sub == "set" && args.size() >= 3) {
     std::string name = name_of(args[1]);
-    if (name.empty() || QuoteIdentifier(name) != name) {
+    if (!IsParameterName(name)) {
       Fail(".param: \"" + args[1] + "\" is not a parameter name");
       return;
     }
@@ -678,14 +700,15 @@ void Shell::CmdParam(std::string_view rest,
 void Shell::CmdCheck(const std::vector<std::string>& args) {
   std::string sql = "CHECK";
   if (args.size() == 1) {
-    sql += " TABLE " + QuoteIdentifier(args[0]);
+    sql += " TABLE " + QuoteIdentifier(CatalogName(args[0], "table"));
   } else if (args.size() == 2) {
-    sql += " " + args[0] + " " + QuoteIdentifier(args[1]);
+    std::string kind = Lower(args[0]);
+    sql += " " + args[0] + " " + QuoteIdentifier(CatalogName(args[1], kind));
   } else if (!args.empty()) {
     Fail("usage: .check [TABLE t | INDEX i]");
     return;
   }
-  if (RunQuery(sql, Params())) out() << "ok\n";
+  if (ShowRows(db_->Query(sql))) out() << "ok\n";
 }
 
 void Shell::CmdStats() {
@@ -702,6 +725,29 @@ void Shell::CmdStats() {
     }
   }
   renderer->End();
+}
+
+std::string Shell::CatalogName(const std::string& typed,
+                               std::string_view kind) {
+  std::vector<std::string> names;
+  if (kind == "table") {
+    names = db_->TableNames();
+  } else {
+    for (const SchemaEntry& e : db_->Schema()) {
+      if (e.kind == kind) names.push_back(e.name);
+    }
+  }
+  if (std::find(names.begin(), names.end(), typed) != names.end()) {
+    return typed;
+  }
+  std::string folded = typed;
+  for (char& c : folded) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  if (std::find(names.begin(), names.end(), folded) != names.end()) {
+    return folded;
+  }
+  return typed;
 }
 
 std::vector<std::string> Shell::ColumnsOf(const std::string& table) {

@@ -1,11 +1,11 @@
 // Shell: the logic of the interactive `levelql` program, without a terminal.
 //
 // Feed it input one line at a time with ProcessLine(); it accumulates SQL
-// until parser::IsComplete() says a statement ended, runs each statement and
-// writes the rows to `out` in the current output mode (render.h), and errors
-// as `Error: <Status::ToString()>` to `err`. A line starting with `.` when no
-// statement is pending is a dot-command (.help lists them). main.cc adds the
-// terminal: line editing, history, Ctrl-C.
+// until IsCompleteStatement() (levelql/sql_text.h) says a statement ended,
+// runs each statement and writes the rows to `out` in the current output
+// mode (render.h), and errors as `Error: <Status::ToString()>` to `err`. A line
+// starting with `.` when no statement is pending is a dot-command (.help lists
+// them). main.cc adds the terminal: line editing, history, Ctrl-C.
 //
 // Statements that return columns print their rows; others print nothing.
 // `.param set :name VALUE` values are bound to every statement that mentions
@@ -115,8 +115,8 @@ class Shell {
   void RunBuffer(const std::string& buffer);
   // Runs one statement; false when it failed.
   bool RunStatement(const std::string& sql);
-  // Runs one query and renders its rows; false on error.
-  bool RunQuery(const std::string& sql, const Params& params);
+  // Renders the rows of a query that was run; false on error.
+  bool ShowRows(Result<std::unique_ptr<Cursor>> cursor);
   void DoDotCommand(std::string_view line);
 
   // The dot-commands; each reports its own errors via Fail().
@@ -141,7 +141,13 @@ class Shell {
   void Fail(const std::string& message);
   // In --safe mode, refuses paths outside the current directory.
   bool CheckPath(const std::string& command, const std::string& path);
-  Params BindFor(const std::string& sql) const;
+  // The .param values of the named parameters `statement` has.
+  Params BindFor(const Statement& statement) const;
+  // The catalog name of the table (`kind` "table") or index ("index") a
+  // dot-command argument means: the one of exactly that name, else the one
+  // it names read as an unquoted SQL name (folded to lower case), else
+  // `typed` itself, for the engine's error to name.
+  std::string CatalogName(const std::string& typed, std::string_view kind);
   std::vector<std::string> ColumnsOf(const std::string& table);
   std::ostream& out() { return file_out_ ? *file_out_ : out_; }
 
