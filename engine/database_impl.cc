@@ -256,6 +256,8 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
     LQ_RETURN_IF_ERROR(RunCheck(*c));
   } else if (auto* a = std::get_if<parser::Analyze>(&node)) {
     LQ_RETURN_IF_ERROR(RunAnalyze(*a));
+  } else if (auto* r = std::get_if<parser::Reindex>(&node)) {
+    LQ_RETURN_IF_ERROR(RunReindex(r->name));
   } else {
     return Status::NotSupported(
         "BEGIN/COMMIT/ROLLBACK: every statement is its own atomic "

@@ -130,6 +130,8 @@ bool EqualNode(const Analyze& a, const Analyze& b) {
   return a.table == b.table;
 }
 
+bool EqualNode(const Reindex& a, const Reindex& b) { return a.name == b.name; }
+
 bool EqualNode(const Check& a, const Check& b) {
   return a.target == b.target && a.name == b.name;
 }

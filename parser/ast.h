@@ -195,6 +195,11 @@ struct Analyze {
   std::string table;  // empty: every table
 };
 
+// REINDEX [name]: rebuild a table's or an index's keys.
+struct Reindex {
+  std::string name;  // a table or an index; empty: everything that needs it
+};
+
 struct Check {
   enum class Target { kAll, kTable, kIndex };
   Target target = Target::kAll;
@@ -221,8 +226,8 @@ struct Statement {
   Position pos;
   std::string text;  // the statement's source text, without the `;`
   std::variant<CreateTable, CreateIndex, DropTable, DropIndex, Insert, Update,
-               Delete, Select, Explain, Analyze, Check, Begin, Commit, Rollback,
-               Pragma>
+               Delete, Select, Explain, Analyze, Check, Reindex, Begin, Commit,
+               Rollback, Pragma>
       node;
 };
 

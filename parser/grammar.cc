@@ -483,6 +483,7 @@ BOOST_SPIRIT_DEFINE(default_value, index_column, column_def, create_table,
 x3::rule<struct explain_id, Explain> const explain_stmt = "EXPLAIN";
 x3::rule<struct analyze_id, Analyze> const analyze_stmt = "ANALYZE";
 x3::rule<struct check_id, Check> const check_stmt = "CHECK";
+x3::rule<struct reindex_id, Reindex> const reindex_stmt = "REINDEX";
 x3::rule<struct begin_id> const begin_stmt = "BEGIN";
 x3::rule<struct commit_id> const commit_stmt = "COMMIT";
 x3::rule<struct rollback_id> const rollback_stmt = "ROLLBACK";
@@ -500,6 +501,8 @@ auto const check_stmt_def =
     kw("CHECK") >>
     -((kw("TABLE") > table_name[set_check(Check::Target::kTable)]) |
       (kw("INDEX") > index_name[set_check(Check::Target::kIndex)]));
+auto const reindex_stmt_def =
+    kw("REINDEX") >> -table_name[set_to<&Reindex::name>];
 auto const begin_stmt_def = kw("BEGIN") >> -(kw("DEFERRED") | kw("IMMEDIATE") |
                                              kw("EXCLUSIVE")) >>
                             -kw("TRANSACTION");
@@ -522,17 +525,17 @@ auto const statement_def =
                    reject(kw("VIEW"), "DROP VIEW") |
                    reject(kw("TRIGGER"), "DROP TRIGGER"))) |
     explain_stmt[assign_node] | analyze_stmt[assign_node] |
-    check_stmt[assign_node] | begin_stmt[assign_empty<Begin>] |
-    commit_stmt[assign_empty<Commit>] | rollback_stmt[assign_empty<Rollback>] |
-    pragma_stmt[assign_node] | reject(kw("WITH"), "WITH") |
-    reject(kw("REPLACE"), "REPLACE") | reject(kw("ALTER"), "ALTER TABLE") |
-    reject(kw("VACUUM"), "VACUUM") |
+    check_stmt[assign_node] | reindex_stmt[assign_node] |
+    begin_stmt[assign_empty<Begin>] | commit_stmt[assign_empty<Commit>] |
+    rollback_stmt[assign_empty<Rollback>] | pragma_stmt[assign_node] |
+    reject(kw("WITH"), "WITH") | reject(kw("REPLACE"), "REPLACE") |
+    reject(kw("ALTER"), "ALTER TABLE") | reject(kw("VACUUM"), "VACUUM") |
     reject(kw("ATTACH") | kw("DETACH"), "ATTACH") |
-    reject(kw("REINDEX"), "REINDEX") |
     reject(kw("SAVEPOINT") | kw("RELEASE"), "SAVEPOINT") |
     reject(kw("VALUES"), "VALUES as a statement");
-BOOST_SPIRIT_DEFINE(explain_stmt, analyze_stmt, check_stmt, begin_stmt,
-                    commit_stmt, rollback_stmt, pragma_stmt, statement)
+BOOST_SPIRIT_DEFINE(explain_stmt, analyze_stmt, check_stmt, reindex_stmt,
+                    begin_stmt, commit_stmt, rollback_stmt, pragma_stmt,
+                    statement)
 
 }  // namespace
 }  // namespace levelql::parser::grammar

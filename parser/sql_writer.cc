@@ -447,6 +447,13 @@ struct StatementWriter {
       WriteName(s.table, out);
     }
   }
+  void operator()(const Reindex& s) const {
+    *out += "REINDEX";
+    if (!s.name.empty()) {
+      *out += ' ';
+      WriteName(s.name, out);
+    }
+  }
   void operator()(const Check& s) const {
     *out += "CHECK";
     if (s.target == Check::Target::kAll) return;
