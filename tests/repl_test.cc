@@ -255,6 +255,33 @@ TEST_F(ShellTest, MultiLineStatementUsesTheContinuationPrompt) {
   EXPECT_EQ(TakeErr(), "");
 }
 
+TEST_F(ShellTest, PageShowsNRowsAndNextPrevMoveByTokens) {
+  RunLines({"CREATE TABLE p (id INTEGER PRIMARY KEY, v INTEGER);",
+            "CREATE INDEX p_v ON p (v DESC);",
+            "INSERT INTO p VALUES (1, 10), (2, 20), (3, 30), (4, 40), (5, 50);",
+            ".mode csv", ".headers off", ".page 2"});
+  ASSERT_EQ(TakeErr(), "");
+  EXPECT_EQ(Run("SELECT id FROM p WHERE v > 0 ORDER BY v DESC;"),
+            "5\n4\n-- page 1, rows 1-2; .next for more\n");
+  EXPECT_EQ(Run(".next"),
+            "3\n2\n-- page 2, rows 3-4; .next for more; "
+            ".prev to go back\n");
+  EXPECT_EQ(Run(".next"), "1\n-- page 3, rows 5-5; .prev to go back\n");
+  // Rows written meanwhile do not shift the pages already seen.
+  Run("INSERT INTO p VALUES (6, 5);");
+  EXPECT_EQ(Run(".prev"),
+            "3\n2\n-- page 2, rows 3-4; .next for more; "
+            ".prev to go back\n");
+  EXPECT_EQ(Run(".prev"), "5\n4\n-- page 1, rows 1-2; .next for more\n");
+  EXPECT_EQ(TakeErr(), "");
+  Run(".prev");
+  EXPECT_EQ(TakeErr(), "Error: InvalidArgument: this is the first page\n");
+  EXPECT_EQ(Run(".page off"), "");
+  EXPECT_EQ(Run("SELECT count(*) FROM p;"), "6\n");
+  Run(".next");
+  EXPECT_NE(TakeErr().find("no query is being paged"), std::string::npos);
+}
+
 TEST_F(ShellTest, StatementsWithoutColumnsPrintNothing) {
   EXPECT_EQ(Run("CREATE TABLE u (a INTEGER); INSERT INTO u VALUES (1);"), "");
   EXPECT_EQ(Run("SELECT a FROM u; SELECT a + 1 AS b FROM u;"),

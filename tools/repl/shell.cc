@@ -36,12 +36,16 @@ constexpr const char* kHelp =
     ".indexes [TABLE]         List the indexes (of tables matching TABLE)\n"
     ".mode [MODE]             Output mode: table|box|csv|tsv|json|line|"
     "markdown\n"
+    ".next                    The next page of the query being paged\n"
     ".open FILE               Close this database and open FILE\n"
     "                         (\":memory:\" for an in-memory one)\n"
     ".output [FILE]           Write results to FILE (no FILE: stdout)\n"
+    ".page [N|off]            Show SELECT results N rows at a time; .next\n"
+    "                         and .prev move by pages (continuation tokens)\n"
     ".param set :NAME VALUE   Bind VALUE to :NAME in every statement\n"
     ".param unset :NAME       Forget one binding\n"
     ".param list|clear        Show or forget the bindings\n"
+    ".prev                    The page before, read backwards from this one\n"
     ".quit                    Exit\n"
     ".read FILE               Run the SQL and commands in FILE\n"
     ".schema [TABLE]          Show the CREATE statements of tables and "
@@ -51,9 +55,10 @@ constexpr const char* kHelp =
     ".timer on|off            Print the run time of each statement\n";
 
 constexpr const char* kDotCommands[] = {
-    ".bail",   ".check",   ".echo",  ".exit",   ".explain", ".headers", ".help",
-    ".import", ".indexes", ".mode",  ".open",   ".output",  ".param",   ".quit",
-    ".read",   ".schema",  ".stats", ".tables", ".timer",
+    ".bail",   ".check",  ".echo",    ".exit",  ".explain", ".headers",
+    ".help",   ".import", ".indexes", ".mode",  ".next",    ".open",
+    ".output", ".page",   ".param",   ".prev",  ".quit",    ".read",
+    ".schema", ".stats",  ".tables",  ".timer",
 };
 
 constexpr const char* kKeywords[] = {
@@ -373,7 +378,17 @@ bool Shell::RunStatement(const std::string& sql) {
       if (!plan->empty() && !plan->ends_with('\n')) out() << "\n";
     }
   }
-  if (ok) ok = ShowRows((*statement)->Query(params));
+  if (ok && keyword == "SELECT" && pager_.page_rows() > 0) {
+    Status s = pager_.Start(std::move(*statement), params, ShowPageFn());
+    if (s.ok()) {
+      out() << pager_.Where() << "\n";
+    } else {
+      Fail(s.ToString());
+      ok = false;
+    }
+  } else if (ok) {
+    ok = ShowRows((*statement)->Query(params));
+  }
   if (keyword != "SELECT") column_cache_.clear();
   if (options_.timer) {
     double secs =
@@ -385,6 +400,54 @@ bool Shell::RunStatement(const std::string& sql) {
   }
   out().flush();
   return ok;
+}
+
+Pager::ShowPage Shell::ShowPageFn() {
+  return [this](Cursor& c, int64_t rows) -> Result<int64_t> {
+    std::unique_ptr<Renderer> renderer =
+        MakeRenderer(options_.mode, options_.headers, out());
+    renderer->Begin(c.column_names());
+    int64_t shown = 0;
+    while (shown < rows && c.Next()) {
+      renderer->AddRow(c.row());
+      ++shown;
+    }
+    renderer->End();
+    if (!c.status().ok()) return c.status();
+    return shown;
+  };
+}
+
+void Shell::CmdPage(const std::string& cmd,
+                    const std::vector<std::string>& args) {
+  if (cmd == ".page") {
+    if (args.empty()) {
+      out() << (pager_.page_rows() > 0
+                    ? "page " + std::to_string(pager_.page_rows()) + " rows"
+                    : std::string("page off"))
+            << "\n";
+      return;
+    }
+    if (args[0] == "off") {
+      pager_.set_page_rows(0);
+      return;
+    }
+    char* end = nullptr;
+    const long long n = std::strtoll(args[0].c_str(), &end, 10);
+    if (end == args[0].c_str() || *end != '\0' || n < 1 || n > 1000000) {
+      Fail(".page takes a number of rows from 1 to 1000000, or off");
+      return;
+    }
+    pager_.set_page_rows(n);
+    return;
+  }
+  Status s = cmd == ".next" ? pager_.Next(ShowPageFn())
+                            : pager_.Previous(ShowPageFn());
+  if (!s.ok()) {
+    Fail(s.ToString());
+    return;
+  }
+  out() << pager_.Where() << "\n";
 }
 
 bool Shell::ShowRows(Result<std::unique_ptr<Cursor>> cursor) {
@@ -455,6 +518,8 @@ void Shell::DoDotCommand(std::string_view line) {
     std::string_view rest =
         tokens.size() > 3 ? line.substr(tokens[3].offset) : std::string_view();
     CmdParam(rest, args);
+  } else if (cmd == ".page" || cmd == ".next" || cmd == ".prev") {
+    CmdPage(cmd, args);
   } else if (cmd == ".check") {
     CmdCheck(args);
   } else if (cmd == ".stats") {

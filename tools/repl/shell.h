@@ -8,6 +8,8 @@
 // them). main.cc adds the terminal: line editing, history, Ctrl-C.
 //
 // Statements that return columns print their rows; others print nothing.
+// With `.page N`, a SELECT prints its first N rows and `.next`/`.prev` page
+// through it by continuation tokens (pager.h).
 // `.param set :name VALUE` values are bound to every statement that mentions
 // `:name`. With `.bail on`, the first error stops the input: a
 // non-interactive shell then exits with status 1, an interactive one drops
@@ -35,6 +37,7 @@
 #include <vector>
 
 #include "levelql/database.h"
+#include "tools/repl/pager.h"
 #include "tools/repl/render.h"
 
 namespace levelql::repl {
@@ -132,6 +135,10 @@ class Shell {
   void CmdParam(std::string_view rest, const std::vector<std::string>& args);
   void CmdCheck(const std::vector<std::string>& args);
   void CmdStats();
+  // .page [N|off], .next, .prev
+  void CmdPage(const std::string& cmd, const std::vector<std::string>& args);
+  // Renders up to N rows of a cursor (a page), for the Pager.
+  Pager::ShowPage ShowPageFn();
   void CmdExit(const std::vector<std::string>& args);
   // .headers .timer .explain .bail .echo
   void CmdToggle(const std::string& name, const std::vector<std::string>& args,
@@ -160,6 +167,7 @@ class Shell {
   std::string db_path_;
   Input top_;
   std::map<std::string, Value> params_;  // .param, keys without the colon
+  Pager pager_;                          // .page
   std::map<std::string, std::vector<std::string>> column_cache_;
   std::atomic<bool> interrupted_{false};
   int read_depth_ = 0;
