@@ -12,6 +12,10 @@ namespace {
 // by bench W3), so nearby targets are reached by stepping.
 constexpr int kStepsBeforeSeek = 32;
 
+// Candidate keys an intersection meets before it may judge itself
+// unselective and continue with its driver alone.
+constexpr uint64_t kCandidatesBeforeSwitch = 256;
+
 class SpanStream : public RowIdStream {
  public:
   SpanStream(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
@@ -414,7 +418,6 @@ class IntersectStream : public RowIdStream {
   }
   void Next() override {
     children_[0]->Next();
-    ++advances_;
     if (driver_only_) {
       if (stats_ && children_[0]->Valid()) ++stats_->rows;
       return;
@@ -451,8 +454,8 @@ class IntersectStream : public RowIdStream {
       for (auto& c : children_) {
         if (Before(reverse_, c->pk(), target)) {
           c->Seek(target);
-          agreed = false;
           if (!c->Valid()) return;
+          agreed = agreed && c->pk() == target;
         }
       }
       if (agreed) {
@@ -462,14 +465,18 @@ class IntersectStream : public RowIdStream {
         if (stats_) ++stats_->rows;
         return;
       }
+      ++rejected_;  // the candidate is missing from some stream
     }
   }
 
   // An intersection that rejects almost nothing costs seeks for no gain:
   // continue with the driver alone (the plan re-checks the WHERE clause on
-  // every row, so dropping the other streams keeps the answer).
+  // every row, so dropping the other streams keeps the answer). Judged on
+  // every candidate key met, the rejected ones included, once 256 were.
   void MaybeSwitch() {
-    if (advances_ >= 256 && outputs_ * 10 >= advances_ * 9) {
+    const uint64_t candidates = outputs_ + rejected_;
+    if (candidates >= kCandidatesBeforeSwitch &&
+        outputs_ * 10 >= candidates * 9) {
       driver_only_ = true;
     }
   }
@@ -479,8 +486,8 @@ class IntersectStream : public RowIdStream {
   bool reverse_;
   bool valid_ = false;
   bool driver_only_ = false;
-  uint64_t advances_ = 0;
-  uint64_t outputs_ = 0;
+  uint64_t outputs_ = 0;   // candidates every stream had
+  uint64_t rejected_ = 0;  // candidates some stream lacked
   std::string cur_;
 };
 
