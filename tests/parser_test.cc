@@ -16,6 +16,8 @@
 #include <fstream>
 #include <string>
 
+#include "tests/support/paths.h"
+
 namespace levelql::parser {
 namespace {
 
@@ -662,7 +664,7 @@ TEST(ParserIsComplete, NeedsASemicolonOutsideStringsAndComments) {
 
 // The conformance suite in the repository (tests/slt), next to this file.
 std::filesystem::path SltDir() {
-  return std::filesystem::path(LEVELQL_SOURCE_DIR) / "tests" / "slt";
+  return std::filesystem::path(levelql::testing::SourceDir()) / "tests" / "slt";
 }
 
 TEST(ParserRoundTrip, EveryConformanceStatementSurvivesToSql) {

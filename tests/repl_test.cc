@@ -2,12 +2,12 @@
 // helpers, the CSV reader, and a Shell driven line by line against an
 // in-memory database, comparing the text it writes.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "tests/support/temp_dir.h"
 #include "tools/repl/csv_import.h"
 #include "tools/repl/render.h"
 #include "tools/repl/shell.h"
@@ -432,13 +432,7 @@ TEST_F(ShellTest, CompletesKeywordsTablesAndColumns) {
 
 class TempDirTest : public ShellTest {
  protected:
-  TempDirTest() {
-    dir_ = fs::temp_directory_path() /
-           ("levelql-repl-test-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~TempDirTest() override { fs::remove_all(dir_); }
+  TempDirTest() : dir_(temp_.path()) {}
 
   std::string Write(const std::string& name, const std::string& text) {
     std::string path = (dir_ / name).string();
@@ -446,6 +440,7 @@ class TempDirTest : public ShellTest {
     return path;
   }
 
+  testing::TempDir temp_{"repl-test"};
   fs::path dir_;
 };
 
