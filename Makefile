@@ -47,11 +47,15 @@ bench: deps configure
 	python3 tools/bench_table.py $(BENCH_JSON) README.md bench/README.md
 
 # -- Correctness oracles (issue 6) ------------------------------------------
+# `make test` is deterministic: every randomized test runs fixed seeds with
+# fixed budgets, the fuzzers a fixed number of inputs from a fixed seed.
+# Fresh seeds and wall-clock budgets are for the targets below.
 #   make fuzz      build the libFuzzer targets (ASan+UBSan) into build-fuzz/
 #   make fuzz-run  run each for a share of FUZZ_SECONDS
-#   make soak      the long pass: SOAK_QUERIES, SOAK_ORACLE_CHECKS,
-#                  SOAK_MODEL_STEPS, SOAK_FUZZ_SECONDS, LEVELQL_SEED
-#                  (tests/differential/soak.sh)
+#   make soak      the long pass, from one fresh seed (printed; LEVELQL_SEED
+#                  replays it): tests/differential/soak.sh (SOAK_QUERIES,
+#                  SOAK_ORACLE_CHECKS, SOAK_MODEL_STEPS, SOAK_FUZZ_SECONDS),
+#                  then soak-reliability; fails if either fails
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
@@ -61,18 +65,26 @@ fuzz:
 
 fuzz-run: fuzz
 	tests/differential/run_fuzzers.sh $(CURDIR) $(CURDIR)/$(FUZZ_BUILD) \
-	  $(FUZZ_SECONDS) --no-build
+	  --seconds $(FUZZ_SECONDS) --no-build
 
 soak: build fuzz
-	BUILD=$(BUILD) FUZZ_BUILD=$(FUZZ_BUILD) tests/differential/soak.sh
+	@seed=$${LEVELQL_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; \
+	status=0; \
+	LEVELQL_SEED=$$seed BUILD=$(BUILD) FUZZ_BUILD=$(FUZZ_BUILD) \
+	  tests/differential/soak.sh || status=1; \
+	LEVELQL_SEED=$$seed SOAK_KILLS=$(SOAK_KILLS) BUILD=$(BUILD) \
+	  tests/reliability/soak.sh || status=1; \
+	if [ $$status -eq 0 ]; then echo "make soak: passed (seed $$seed)"; \
+	else echo "make soak: FAILED (replay: LEVELQL_SEED=$$seed make soak)"; fi; \
+	exit $$status
 
 .PHONY: fuzz-run soak
 
 # --- Reliability (issue 8) --------------------------------------------------
-# make soak-reliability - the long versions: 1,000 SIGKILLs, 400 power cuts,
-#   60 s per concurrency variant, 2,000 damaged databases, 100,000 hostile
-#   statements; runs them all, fails if any failed (`soak` should depend on
-#   it).
+# make soak-reliability - the long versions from a fresh seed: 1,000
+#   SIGKILLs, 400 power cuts, 60 s per concurrency variant, 2,000 damaged
+#   databases, 100,000 hostile statements (tests/reliability/soak.sh); runs
+#   them all, fails if any failed. `make soak` runs it too.
 # make tsan - concurrency and interrupt tests under ThreadSanitizer
 #   (build-tsan); must report nothing.
 # make asan - every test under AddressSanitizer + UBSan (build-asan).
@@ -82,16 +94,7 @@ ASAN_BUILD ?= build-asan
 TSAN_MS ?= 30000
 .PHONY: soak-reliability tsan asan
 soak-reliability: build
-	@fail=0; \
-	LEVELQL_CRASH_KILLS=$(SOAK_KILLS) $(BUILD)/tests/crash/crash_test || fail=1; \
-	LEVELQL_POWER_LOSSES=400 $(BUILD)/tests/faults/power_loss_test || fail=1; \
-	$(BUILD)/tests/faults/fault_injection_test || fail=1; \
-	LEVELQL_CONCURRENCY_MS=60000 $(BUILD)/tests/concurrency/concurrency_test || fail=1; \
-	$(BUILD)/tests/concurrency/interrupt_test || fail=1; \
-	LEVELQL_CORRUPTIONS=2000 $(BUILD)/tests/limits/corruption_test || fail=1; \
-	LEVELQL_HOSTILE_INPUTS=100000 $(BUILD)/tests/limits/hostile_input_test || fail=1; \
-	$(BUILD)/tests/limits/limits_test || fail=1; \
-	exit $$fail
+	SOAK_KILLS=$(SOAK_KILLS) BUILD=$(BUILD) tests/reliability/soak.sh
 
 tsan: deps
 	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \

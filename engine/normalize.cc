@@ -72,6 +72,10 @@ BoundExprPtr PushNot(BoundExprPtr e, bool negate) {
   }
   if (!negate) return e;
   if (e->kind == Kind::kBinary && IsComparison(e->binary_op)) {
+    // Over a multi-valued column a comparison means "some element
+    // compares so"; its negation is "no element does", not the flipped
+    // comparison (NOT (tags = 5) is not tags <> 5): keep the NOT.
+    if (e->args[0]->is_list || e->args[1]->is_list) return Not(std::move(e));
     e->binary_op = Negated(e->binary_op);
     return e;
   }

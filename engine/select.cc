@@ -78,9 +78,9 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
   if (run->ctx.resume && (planned.order_signature != resume->order_signature ||
                           !TokenFitsMode(resume->kind, planned.token_mode))) {
     return Status::InvalidArgument(
-        "the query's plan reads rows in another order than when the "
-        "continuation token was made (ANALYZE, PRAGMA disable_rules or "
-        "another setting changed it); restart the query");
+        "the query's plan changed since the continuation token was made: "
+        "it reads rows in another order now (ANALYZE, PRAGMA disable_rules "
+        "or another setting changed it); restart the query");
   }
   run->exec = StartSelect(std::move(planned), *run->bound, &run->ctx);
   if (!resume) run->start = run->Point(ResumePoint::Kind::kStart, 0);

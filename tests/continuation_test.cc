@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "levelql/database.h"
-#include "test_util.h"
+#include "tests/support/sql_text.h"
 
 namespace levelql {
 namespace {

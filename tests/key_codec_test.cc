@@ -20,6 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/env.h"
+#include "tests/support/paths.h"
+
 namespace levelql::keys {
 namespace {
 
@@ -135,11 +138,10 @@ Value Canonical(const Value& v) {
 
 std::string Show(const Value& v) { return KeyToString(std::span(&v, 1)); }
 
+// The randomized round trips run one fixed seed (LEVELQL_SEED replaces it).
 uint64_t Seed() {
-  static const uint64_t seed = [] {
-    const char* env = std::getenv("LEVELQL_SEED");
-    return env != nullptr ? std::strtoull(env, nullptr, 0) : uint64_t{20120901};
-  }();
+  static const uint64_t seed =
+      levelql::testing::TestSeeds("key_codec_test", {20120901})[0];
   return seed;
 }
 
@@ -398,7 +400,7 @@ TEST(KeyCodecTable, DeepListsDecodeUpToTheNestingLimit) {
 // ---- The spec: every test vector in indexes/KEY_FORMAT.md ---------------
 
 std::string ReadKeyFormatMd() {
-  std::string path = LEVELQL_SOURCE_DIR "/indexes/KEY_FORMAT.md";
+  std::string path = levelql::testing::SourceDir() + "/indexes/KEY_FORMAT.md";
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return "";
   std::string text;
@@ -422,8 +424,8 @@ std::string Parts(const std::vector<std::pair<Value, Direction>>& parts) {
 
 TEST(KeyCodecSpec, EveryTestVectorInKeyFormatMdMatchesTheCodec) {
   const std::string doc = ReadKeyFormatMd();
-  ASSERT_FALSE(doc.empty())
-      << "not found: " LEVELQL_SOURCE_DIR "/indexes/KEY_FORMAT.md";
+  ASSERT_FALSE(doc.empty()) << "not found: " << levelql::testing::SourceDir()
+                            << "/indexes/KEY_FORMAT.md";
   const std::vector<std::pair<std::string, Value>> vectors = {
       {"NULL", Value::Null()},
       {"INTEGER -9223372036854775808", Value::Int(kMin)},

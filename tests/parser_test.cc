@@ -18,6 +18,7 @@
 #include <string>
 
 #include "parser/lexer.h"
+#include "tests/support/paths.h"
 
 namespace levelql::parser {
 namespace {
@@ -644,7 +645,7 @@ TEST(ParserErrors, StatementLengthAndInListLimits) {
 
 // The conformance suite in the repository (tests/slt), next to this file.
 std::filesystem::path SltDir() {
-  return std::filesystem::path(LEVELQL_SOURCE_DIR) / "tests" / "slt";
+  return std::filesystem::path(levelql::testing::SourceDir()) / "tests" / "slt";
 }
 
 TEST(ParserRoundTrip, EveryConformanceStatementSurvivesToSql) {

@@ -11,7 +11,8 @@
 #include "engine/kv_store.h"
 #include "indexes/row_format.h"
 #include "levelql/database.h"
-#include "tests/test_util.h"
+#include "tests/support/sql_text.h"
+#include "tests/support/temp_dir.h"
 
 namespace levelql {
 namespace {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/support/temp_dir.h"
 #include "tools/repl/csv_import.h"
 #include "tools/repl/render.h"
 #include "tools/repl/shell.h"
@@ -463,13 +464,7 @@ TEST_F(ShellTest, DotCommandsQuoteReservedAndMixedCaseTableNames) {
 
 class TempDirTest : public ShellTest {
  protected:
-  TempDirTest() {
-    dir_ = fs::temp_directory_path() /
-           ("levelql-repl-test-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~TempDirTest() override { fs::remove_all(dir_); }
+  TempDirTest() : dir_(temp_.path()) {}
 
   std::string Write(const std::string& name, const std::string& text) {
     std::string path = (dir_ / name).string();
@@ -477,6 +472,7 @@ class TempDirTest : public ShellTest {
     return path;
   }
 
+  testing::TempDir temp_{"repl-test"};
   fs::path dir_;
 };
 

@@ -14,10 +14,12 @@
 #include <thread>
 
 #include "levelql/database.h"
-#include "tests/reliability/reliability_util.h"
+#include "tests/support/report.h"
 
 namespace levelql::reliability {
 namespace {
+
+using testing::SecondsSince;
 
 using Clock = std::chrono::steady_clock;
 

@@ -1,7 +1,8 @@
 // Differential testing against SQLite: random schemas, indexes, data and
 // interleaved writes, then random queries whose answers SQLite computes.
-// Every disagreement is shrunk and written to tests/sql/regressions/ as a
-// standalone sqllogictest file (see test_env.h for budgets and seeds).
+// Every disagreement is shrunk and written as a standalone sqllogictest file
+// under the build directory (tests/support/paths.h), to be copied into
+// tests/sql/regressions/ by hand. Budgets and seeds: README.md here.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,10 +12,18 @@
 #include "tests/differential/generator.h"
 #include "tests/differential/oracles.h"
 #include "tests/differential/shrink.h"
-#include "tests/differential/test_env.h"
+#include "tests/support/env.h"
+#include "tests/support/paths.h"
+#include "tests/support/report.h"
 
 namespace levelql::difftest {
 namespace {
+
+using testing::EnvInt;
+using testing::SecondsSince;
+
+// The base seeds `make test` runs (round r of base seed b uses seed b + r).
+constexpr std::initializer_list<uint64_t> kSeeds = {1864201, 5530117, 9217433};
 
 struct Stats {
   int64_t queries = 0;
@@ -176,13 +185,13 @@ class Round {
     for (char& ch : header) {
       if (ch == '\r') ch = ' ';
     }
-    std::string path = WriteRegression(small, RegressionDir(), header);
+    std::string path = WriteRegression(small, testing::RegressionDir(), header);
     std::printf("  shrunk to %zu steps -> %s\n%s\n", small.steps.size(),
                 path.c_str(), ToSlt(small, "").c_str());
     std::fflush(stdout);
     ADD_FAILURE() << "levelql and SQLite disagree (LEVELQL_SEED=" << seed_
-                  << "): " << c.diff << "\n  " << sql
-                  << "\n  regression: " << path;
+                  << "): " << c.diff << "\n  " << sql << "\n  "
+                  << testing::KeepRegressionHint(path);
     return false;
   }
 
@@ -198,22 +207,28 @@ class Round {
 TEST(Differential, AgreesWithSqlite) {
   const int64_t budget = EnvInt("LEVELQL_DIFF_QUERIES", 20000);
   const int64_t max_failures = EnvInt("LEVELQL_MAX_FAILURES", 5);
-  const uint64_t base = BaseSeed("differential");
+  const std::vector<uint64_t> seeds =
+      testing::TestSeeds("differential", kSeeds);
   auto start = std::chrono::steady_clock::now();
   Stats stats;
-  for (uint64_t r = 0; stats.queries < budget && stats.failures < max_failures;
-       ++r) {
-    Round round(base + r, &stats);
-    int64_t queries = 50 + static_cast<int64_t>((base + r) % 250);
-    round.Run(std::min(queries, budget - stats.queries));
-    ++stats.rounds;
-    if (r % 200 == 199) {
-      std::printf(
-          "[differential] %lld queries, %lld writes, %lld rounds, %.0f s\n",
-          static_cast<long long>(stats.queries),
-          static_cast<long long>(stats.writes),
-          static_cast<long long>(stats.rounds), SecondsSince(start));
-      std::fflush(stdout);
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    const int64_t end =
+        stats.queries + testing::ShareOf(budget, seeds.size(), i);
+    for (uint64_t r = 0; stats.queries < end && stats.failures < max_failures;
+         ++r) {
+      const uint64_t seed = seeds[i] + r;
+      Round round(seed, &stats);
+      int64_t queries = 50 + static_cast<int64_t>(seed % 250);
+      round.Run(std::min(queries, end - stats.queries));
+      ++stats.rounds;
+      if (r % 200 == 199) {
+        std::printf(
+            "[differential] %lld queries, %lld writes, %lld rounds, %.0f s\n",
+            static_cast<long long>(stats.queries),
+            static_cast<long long>(stats.writes),
+            static_cast<long long>(stats.rounds), SecondsSince(start));
+        std::fflush(stdout);
+      }
     }
   }
   std::printf(
@@ -232,6 +247,8 @@ TEST(Differential, AgreesWithSqlite) {
     std::printf(" %s=%lld", kind.c_str(), static_cast<long long>(n));
   }
   std::printf("\n");
+  testing::PrintSummary("differential", stats.queries, "queries",
+                        stats.failures);
   EXPECT_EQ(stats.failures, 0);
 }
 

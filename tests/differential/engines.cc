@@ -36,6 +36,7 @@ Cell Cell::FromValue(const Value& v) {
     case Type::kList:
       c.kind = Kind::kText;
       c.s = v.ToString();
+      c.list = v;
       break;
   }
   return c;
@@ -50,7 +51,7 @@ Value Cell::ToValue() const {
     case Kind::kReal:
       return Value::Real(d);
     case Kind::kText:
-      return Value::Text(s);
+      return list.type() == Type::kList ? list : Value::Text(s);
     case Kind::kBlob:
       return Value::Blob(s);
   }

@@ -29,8 +29,10 @@ struct Cell {
   int64_t i = 0;
   double d = 0;
   std::string s;
+  Value list;  // a levelql list (kind kText, s its rendering), else NULL
 
-  // levelql Values: BOOLEAN and TIMESTAMP read as integers, lists as text.
+  // levelql Values: BOOLEAN and TIMESTAMP read as integers, lists as text
+  // (ToValue() gives the list back).
   static Cell FromValue(const Value& v);
   Value ToValue() const;
 };

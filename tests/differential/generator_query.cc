@@ -61,7 +61,8 @@ std::vector<int> Generator::ColumnsOf(int table, ColType type,
   std::vector<int> out;
   const TableDef& t = tables_[table];
   for (size_t i = 0; i < t.cols.size(); ++i) {
-    if (t.cols[i].type == type && (allow_nocase || !t.cols[i].nocase)) {
+    if (t.cols[i].type == type && !t.cols[i].list &&
+        (allow_nocase || !t.cols[i].nocase)) {
       out.push_back(static_cast<int>(i));
     }
   }
@@ -73,6 +74,10 @@ Value Generator::RandomLiteralFor(int table, int col) {
   Domain& d = state_[table].domains[col];
   int r = static_cast<int>(rng_.Uniform(100));
   if (r < 4) return Value::Null();
+  if (c.list) {
+    Domain copy = d;
+    return FreshElement(c, copy);  // lists are compared element-wise
+  }
   Value v;
   if (d.kind == Domain::Kind::kSequence) {
     int64_t n = rng_.Range(d.next - 60, d.next + 2);
@@ -257,8 +262,13 @@ Expr Generator::Scalar(int table, ColType type, int depth, double* bound,
 
 Expr Generator::Comparison(int table) {
   const TableDef& t = tables_[table];
-  int col = static_cast<int>(rng_.Uniform(t.cols.size()));
+  int col = PickColumn(table, true);
   ColType type = t.cols[col].type;
+  if (t.cols[col].list) {
+    // `list op element`: true when it holds for some element.
+    return Expr::Binary(kCompareOps[rng_.Uniform(8)], Expr::Col(col),
+                        Expr::Lit(RandomLiteralFor(table, col)));
+  }
   double b;
   Expr lhs = Expr::Col(col);
   if (rng_.Percent(15))
@@ -275,9 +285,7 @@ Expr Generator::Comparison(int table) {
     rhs = Expr::Lit(RandomLiteralFor(table, col));
   } else if (r < 87) {
     std::vector<int> same = ColumnsOf(table, type, true);
-    rhs =
-        Expr::Col(rng_.OneIn(4) ? static_cast<int>(rng_.Uniform(t.cols.size()))
-                                : rng_.Pick(same));
+    rhs = Expr::Col(rng_.OneIn(4) ? PickColumn(table, false) : rng_.Pick(same));
   } else {
     rhs = Scalar(table, type, 1, &b, config_.nocase_through_expressions);
   }
@@ -333,7 +341,7 @@ Expr Generator::LikePredicate(int table, int col) {
       break;
   }
   double b;
-  e.kids.push_back(rng_.Percent(85)
+  e.kids.push_back(rng_.Percent(85) || tables_[table].cols[col].list
                        ? Expr::Col(col)
                        : Scalar(table, ColType::kText, 1, &b, false));
   e.kids.push_back(rng_.OneIn(40) ? Expr::Lit(Value::Null())
@@ -346,7 +354,7 @@ Expr Generator::InList(int table, int col) {
   e.kind = Expr::Kind::kIn;
   e.negated = rng_.Percent(30);
   double b;
-  e.kids.push_back(rng_.Percent(90)
+  e.kids.push_back(rng_.Percent(90) || tables_[table].cols[col].list
                        ? Expr::Col(col)
                        : Scalar(table, tables_[table].cols[col].type, 1, &b,
                                 config_.nocase_through_expressions));
@@ -359,11 +367,29 @@ Expr Generator::InList(int table, int col) {
 
 Expr Generator::Atom(int table) {
   const TableDef& t = tables_[table];
-  int col = static_cast<int>(rng_.Uniform(t.cols.size()));
+  int col = PickColumn(table, true);
   ColType type = t.cols[col].type;
   double b;
   int r = static_cast<int>(rng_.Uniform(100));
   if (r < 40) return Comparison(table);
+  if (t.cols[col].list) {
+    // On a list column only the column itself, against element literals.
+    if (r < 55) return InList(table, col);
+    if (r < 70 && type == ColType::kText) return LikePredicate(table, col);
+    if (r < 85) {
+      Expr e;
+      e.kind = Expr::Kind::kIsNull;
+      e.negated = rng_.OneIn(2);
+      e.kids.push_back(Expr::Col(col));
+      return e;
+    }
+    Expr e;
+    e.kind = Expr::Kind::kBetween;
+    e.negated = rng_.Percent(25);
+    e.kids = {Expr::Col(col), Expr::Lit(RandomLiteralFor(table, col)),
+              Expr::Lit(RandomLiteralFor(table, col))};
+    return e;
+  }
   if (r < 50) {
     Expr e;
     e.kind = Expr::Kind::kBetween;
@@ -440,7 +466,7 @@ Expr Generator::Aggregate(int table) {
   const TableDef& t = tables_[table];
   Expr e;
   e.kind = Expr::Kind::kAgg;
-  int col = static_cast<int>(rng_.Uniform(t.cols.size()));
+  int col = PickColumn(table, true);
   const Column& c = t.cols[col];
   int r = static_cast<int>(rng_.Uniform(100));
   double b;
@@ -467,7 +493,7 @@ Expr Generator::Aggregate(int table) {
   // min/max of a nocase column would return whichever of 'a' and 'A' an
   // engine meets first; lower() makes the answer unique.
   Expr arg = Expr::Col(col);
-  if (rng_.OneIn(4)) {
+  if (rng_.OneIn(4) && !c.list) {
     arg = Scalar(table, c.type, 1, &b, config_.nocase_through_expressions);
   }
   if (arg.kind == Expr::Kind::kColumn && t.cols[arg.column].nocase) {
@@ -648,6 +674,24 @@ Query Generator::IndexedQuery(int table) {
   return q;
 }
 
+Expr Generator::ConstantOrderTerm(const Query& q, int* ordinal) {
+  int constant_item = 0;
+  for (size_t k = 0; k < q.items.size(); ++k) {
+    if (q.items[k].kind == Expr::Kind::kLiteral) {
+      constant_item = static_cast<int>(k) + 1;
+    }
+  }
+  if (constant_item && rng_.OneIn(2)) {
+    *ordinal = constant_item;  // ORDER BY 1 over SELECT 7.5
+    return Expr::Lit(Value::Null());
+  }
+  static const std::vector<Expr> kConstants = {
+      Expr::Lit(Value::Text("k")),
+      Expr::Binary("+", Expr::Lit(Value::Int(1)), Expr::Lit(Value::Int(1))),
+      Expr::Func("lower", {Expr::Lit(Value::Text("A"))})};
+  return rng_.Pick(kConstants);
+}
+
 Query Generator::RandomQuery(int table) {
   if (rng_.Percent(35)) return IndexedQuery(table);
   const TableDef& t = tables_[table];
@@ -678,6 +722,10 @@ Query Generator::RandomQuery(int table) {
         item = Scalar(table, kTypes[rng_.Uniform(3)],
                       static_cast<int>(rng_.Range(1, 2)), &b, !q.distinct);
       }
+      if (config_.constant_order_terms && rng_.OneIn(8)) {
+        // A constant item that ORDER BY may name by its ordinal.
+        item = Expr::Lit(rng_.OneIn(2) ? Value::Real(7.5) : Value::Text("k"));
+      }
       q.items.push_back(std::move(item));
     }
   }
@@ -692,7 +740,9 @@ Query Generator::RandomQuery(int table) {
       OrderTerm o;
       o.desc = rng_.OneIn(2);
       int r = static_cast<int>(rng_.Uniform(10));
-      if (q.distinct || r < 3) {
+      if (config_.constant_order_terms && !q.distinct && rng_.OneIn(4)) {
+        o.expr = ConstantOrderTerm(q, &o.ordinal);
+      } else if (q.distinct || r < 3) {
         o.ordinal = static_cast<int>(rng_.Range(1, outputs));
         if (!q.star && !SafeToOrder(q.items[o.ordinal - 1], t)) {
           if (q.distinct) continue;
@@ -708,9 +758,14 @@ Query Generator::RandomQuery(int table) {
         o.expr = Scalar(table, kTypes[rng_.Uniform(3)], 1, &b,
                         config_.nocase_through_expressions);
         // A constant sorts nothing, and SQLite reads an integer constant
-        // such as (- 6) as an ordinal.
+        // such as (- 6) as an ordinal; levelql alone gets a constant that
+        // is no integer literal (every row ties on it).
         if (!HasColumn(o.expr)) {
-          o.expr = Expr::Col(static_cast<int>(rng_.Uniform(t.cols.size())));
+          if (config_.constant_order_terms) {
+            o.expr = ConstantOrderTerm(q, &o.ordinal);
+          } else {
+            o.expr = Expr::Col(static_cast<int>(rng_.Uniform(t.cols.size())));
+          }
         }
       }
       q.order.push_back(std::move(o));

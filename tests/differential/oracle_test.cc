@@ -1,8 +1,11 @@
 // Oracles that need no second engine: NoREC, TLP, plan equivalence (every
 // rule off in turn, all off, a tiny sort budget, and each index alone), and
-// continuation replay. Failures are shrunk and written to
-// tests/sql/regressions/ with the answer the oracle expected (budgets and
-// seeds: test_env.h).
+// continuation replay (also across ANALYZE and planner-rule changes). The
+// generator uses levelql-only shapes here: list columns in every index key
+// position, UNIQUE over lists, search and icu:de collations, constant ORDER
+// BY terms (GenConfig::ForOracles). Failures are shrunk and written under
+// the build directory with the answer the oracle expected (budgets and
+// seeds: README.md here).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -12,18 +15,28 @@
 #include "tests/differential/generator.h"
 #include "tests/differential/oracles.h"
 #include "tests/differential/shrink.h"
-#include "tests/differential/test_env.h"
+#include "tests/support/env.h"
+#include "tests/support/paths.h"
+#include "tests/support/report.h"
 
 namespace levelql::difftest {
 namespace {
 
+using testing::EnvInt;
+using testing::SecondsSince;
+
+// The base seeds `make test` runs, per oracle (round r of base seed b uses
+// seed b + r).
+constexpr std::initializer_list<uint64_t> kNoRecSeeds = {3100417, 6200731};
+constexpr std::initializer_list<uint64_t> kTlpSeeds = {3300293, 6400559};
+constexpr std::initializer_list<uint64_t> kPlanSeeds = {3500069, 6600421};
+constexpr std::initializer_list<uint64_t> kContinuationSeeds = {3700187,
+                                                                6800363};
+
 // These oracles compare levelql with itself, so the generator may use all
 // of the dialect, including what SQLite answers differently.
 GenConfig OracleConfig(uint64_t seed) {
-  GenConfig c;
-  c.column_unique = true;
-  c.nocase_through_expressions = true;
-  c.cast_text_to_integer = true;
+  GenConfig c = GenConfig::ForOracles();
   uint64_t r = (seed * 0x9e3779b97f4a7c15ULL) >> 60;
   c.max_insert_rows = r < 10 ? 12 : r < 14 ? 40 : 150;
   return c;
@@ -52,9 +65,42 @@ std::unique_ptr<LevelqlEngine> Replay(const Case& c) {
 
 struct Stats {
   int64_t checks = 0;
-  int64_t skipped = 0;
+  int64_t skipped = 0;  // overflow in one evaluation only
   int64_t failures = 0;
 };
+
+// Runs rounds until `budget` checks are done: each base seed of `fixed` (or
+// LEVELQL_SEED) gets its share, in rounds seeded base, base + 1, ...
+// `round(seed, end)` makes checks until stats->checks reaches `end` or the
+// round is over.
+void RunRounds(const char* name, std::initializer_list<uint64_t> fixed,
+               Stats* stats,
+               const std::function<void(uint64_t, int64_t)>& round) {
+  const int64_t budget = EnvInt("LEVELQL_ORACLE_CHECKS", 5000);
+  const int64_t max_failures = EnvInt("LEVELQL_MAX_FAILURES", 5);
+  const std::vector<uint64_t> seeds = testing::TestSeeds(name, fixed);
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    const int64_t end =
+        stats->checks + testing::ShareOf(budget, seeds.size(), i);
+    for (uint64_t r = 0; stats->checks < end && stats->failures < max_failures;
+         ++r) {
+      round(seeds[i] + r, end);
+    }
+  }
+}
+
+// Prints the oracle's counts and its summary line; the test fails on any
+// failure.
+void Finish(const char* name, const Stats& stats,
+            std::chrono::steady_clock::time_point start,
+            const std::string& extra = "") {
+  std::printf("[%s] %lld checks (%lld skipped: overflow)%s, %.1f s\n", name,
+              static_cast<long long>(stats.checks),
+              static_cast<long long>(stats.skipped), extra.c_str(),
+              SecondsSince(start));
+  testing::PrintSummary(name, stats.checks, "checks", stats.failures);
+  EXPECT_EQ(stats.failures, 0);
+}
 
 // Shrinks a failing case, writes its regression file and reports it.
 void Report(const char* oracle, uint64_t seed, const Case& failing,
@@ -72,7 +118,11 @@ void Report(const char* oracle, uint64_t seed, const Case& failing,
   so.fails = [&](const Case& c) {
     auto db = Replay(c);
     OracleResult r = check(*db, c);
-    return !r.skipped && !r.diff.empty();
+    // A reference that cannot be computed (say, the shrinker dropped the
+    // table) is another failure than a wrong answer.
+    return !r.skipped && !r.diff.empty() &&
+           (r.reference_failed ? r.diff == first.diff
+                               : !first.reference_failed);
   };
   so.rows_before_last = [](const Case& c) {
     auto db = LevelqlEngine::Open(":memory:");
@@ -89,19 +139,21 @@ void Report(const char* oracle, uint64_t seed, const Case& failing,
                        "). Expected answers come from the oracle.\n# " + r.diff;
   if (std::string(oracle) == "continuation") {
     header +=
-        "\n# Paging one row at a time differs: run with levelql-slt --page.";
+        "\n# Paging differs: run with levelql-slt --page (a change between "
+        "pages,\n# ANALYZE or PRAGMA, is replayed by the seed only).";
   }
   for (char& ch : header) {
     if (ch == '\r') ch = ' ';
   }
   std::string body = ToSltWithTail(small, header, &r.tail);
-  std::string path = WriteRegressionText(body, header.size(), RegressionDir());
+  std::string path =
+      WriteRegressionText(body, header.size(), testing::RegressionDir());
   std::printf("  shrunk to %zu steps -> %s\n%s\n", small.steps.size(),
               path.c_str(), body.c_str());
   std::fflush(stdout);
   ADD_FAILURE() << oracle << " failed (LEVELQL_SEED=" << seed
                 << "): " << first.diff << "\n  " << sql << "\n  table "
-                << t.name << "\n  regression: " << path;
+                << t.name << "\n  " << testing::KeepRegressionHint(path);
 }
 
 // One database for the oracles: a table, indexes, data, some writes.
@@ -205,23 +257,21 @@ Step QueryStep(Query q) {
 }
 
 // Runs `oracle` over random predicates until the budget is spent.
-void RunPredicateOracle(const char* name,
+void RunPredicateOracle(const char* name, std::initializer_list<uint64_t> seeds,
                         OracleResult (*oracle)(Engine&, const TableDef&,
                                                const Expr&)) {
-  const int64_t budget = EnvInt("LEVELQL_ORACLE_CHECKS", 5000);
-  const int64_t max_failures = EnvInt("LEVELQL_MAX_FAILURES", 5);
-  const uint64_t base = BaseSeed(name);
   auto start = std::chrono::steady_clock::now();
   Stats stats;
   Check check = [oracle](LevelqlEngine& db, const Case& c) {
     const Step& last = c.steps.back();
+    // The shrinker may try the query without its WHERE: nothing to check.
+    if (!last.query.where) return OracleResult();
     return oracle(db, c.tables[last.table], *last.query.where);
   };
-  for (uint64_t r = 0; stats.checks < budget && stats.failures < max_failures;
-       ++r) {
-    OracleRound round(base + r);
-    int64_t n = 40 + static_cast<int64_t>((base + r) % 120);
-    for (int64_t i = 0; i < n && stats.checks < budget; ++i) {
+  RunRounds(name, seeds, &stats, [&](uint64_t seed, int64_t end) {
+    OracleRound round(seed);
+    int64_t n = 40 + static_cast<int64_t>(seed % 120);
+    for (int64_t i = 0; i < n && stats.checks < end; ++i) {
       if (round.gen().rng().OneIn(10)) round.Apply(round.gen().RandomWrite(0));
       Query q;
       q.star = true;
@@ -236,22 +286,15 @@ void RunPredicateOracle(const char* name,
              check);
       break;
     }
-  }
-  std::printf("[%s] %lld checks (%lld skipped), %lld failures, %.1f s\n", name,
-              static_cast<long long>(stats.checks),
-              static_cast<long long>(stats.skipped),
-              static_cast<long long>(stats.failures), SecondsSince(start));
-  EXPECT_EQ(stats.failures, 0);
+  });
+  Finish(name, stats, start);
 }
 
-TEST(Oracles, NoRec) { RunPredicateOracle("norec", &NoRec); }
+TEST(Oracles, NoRec) { RunPredicateOracle("norec", kNoRecSeeds, &NoRec); }
 
-TEST(Oracles, Tlp) { RunPredicateOracle("tlp", &Tlp); }
+TEST(Oracles, Tlp) { RunPredicateOracle("tlp", kTlpSeeds, &Tlp); }
 
 TEST(Oracles, PlanEquivalence) {
-  const int64_t budget = EnvInt("LEVELQL_ORACLE_CHECKS", 5000);
-  const int64_t max_failures = EnvInt("LEVELQL_MAX_FAILURES", 5);
-  const uint64_t base = BaseSeed("plan");
   auto start = std::chrono::steady_clock::now();
   Stats stats;
   PlanTeeth teeth, sibling_teeth;
@@ -260,12 +303,11 @@ TEST(Oracles, PlanEquivalence) {
     const Step& last = c.steps.back();
     return PlanEquivalence(db, c.tables[last.table], last.query, &ignored);
   };
-  for (uint64_t r = 0; stats.checks < budget && stats.failures < max_failures;
-       ++r) {
-    OracleRound round(base + r);
+  RunRounds("plan", kPlanSeeds, &stats, [&](uint64_t seed, int64_t end) {
+    OracleRound round(seed);
     round.MakeSiblings();
-    int64_t n = 20 + static_cast<int64_t>((base + r) % 60);
-    for (int64_t i = 0; i < n && stats.checks < budget; ++i) {
+    int64_t n = 20 + static_cast<int64_t>(seed % 60);
+    for (int64_t i = 0; i < n && stats.checks < end; ++i) {
       if (round.gen().rng().OneIn(10)) round.Apply(round.gen().RandomWrite(0));
       Query q = round.gen().RandomQuery(0);
       ++stats.checks;
@@ -284,18 +326,14 @@ TEST(Oracles, PlanEquivalence) {
              check);
       break;
     }
-  }
-  std::printf("[plan] %lld checks (%lld skipped), %lld failures, %.1f s\n",
-              static_cast<long long>(stats.checks),
-              static_cast<long long>(stats.skipped),
-              static_cast<long long>(stats.failures), SecondsSince(start));
+  });
   std::printf("[plan] EXPLAIN changed with the rule off (of %lld queries):",
               static_cast<long long>(teeth.checks));
   for (const auto& [cfg, n] : teeth.plan_changed) {
     std::printf(" %s=%lld", cfg.c_str(), static_cast<long long>(n));
   }
   std::printf("\n");
-  EXPECT_EQ(stats.failures, 0);
+  Finish("plan", stats, start);
   // Teeth: with enough queries, switching off each access-path rule must
   // change some plan, or the comparison proves nothing about that rule.
   if (teeth.checks >= 2000) {
@@ -309,117 +347,81 @@ TEST(Oracles, PlanEquivalence) {
   }
 }
 
-// Reads `sql` in pages of `page_size` rows: each page comes from
-// Statement::Resume(token of the previous page's last row). *unsupported is
-// set when the engine has no continuation tokens.
-Outcome Paged(Database& db, const std::string& sql, size_t page_size,
-              bool* unsupported) {
-  Outcome out;
-  auto fail = [&](const Status& s) {
-    out.ok = false;
-    out.error = s.ToString();
-    if (s.code() == Status::Code::kNotSupported) *unsupported = true;
-    return out;
-  };
-  auto stmt = db.Prepare(sql);
-  if (!stmt.ok()) return fail(stmt.status());
-  auto cur = (*stmt)->Query();
-  if (!cur.ok()) return fail(cur.status());
-  for (int pages = 0; pages < 100000; ++pages) {
-    for (size_t i = 0; i < page_size; ++i) {
-      if (!(*cur)->Next()) {
-        if (!(*cur)->status().ok()) return fail((*cur)->status());
-        return out;
+// Now and then the continuation oracle changes something between pages:
+// ANALYZE, or another set of planner rules.
+Midway RandomMidway(Rng& rng) {
+  Midway m;
+  int r = static_cast<int>(rng.Uniform(10));
+  if (r == 0) {
+    m.kind = Midway::Kind::kAnalyze;
+  } else if (r == 1) {
+    m.kind = Midway::Kind::kRules;
+    if (rng.OneIn(3)) {
+      m.rules = "all";
+    } else {
+      for (const std::string& rule : RuleNames()) {
+        if (rng.OneIn(3)) m.rules += (m.rules.empty() ? "" : ",") + rule;
       }
-      ResultRow row;
-      for (const Value& v : (*cur)->row()) row.push_back(Cell::FromValue(v));
-      out.rows.push_back(std::move(row));
     }
-    std::string token = (*cur)->ContinuationToken();
-    if (token.empty()) {
-      *unsupported = true;
-      return fail(Status::NotSupported("empty continuation token"));
-    }
-    auto next = (*stmt)->Resume(token);
-    if (!next.ok()) return fail(next.status());
-    cur = std::move(next);
+    m.rules = WithOpenBugRulesOff(m.rules);
   }
-  return fail(Status::LimitExceeded("too many pages"));
-}
-
-OracleResult ContinuationCheck(LevelqlEngine& db, const TableDef& t,
-                               const Query& q) {
-  OracleResult r;
-  std::string sql = RenderQuery(q, t, Dialect::kLevelql);
-  Outcome whole = db.Run(sql, true);
-  bool unsupported = false;
-  // One row per page for small answers; larger pages (from the row count,
-  // so a replay pages the same way) bound the resumes of large ones.
-  size_t n = whole.rows.size();
-  size_t page = n <= 60 ? 1 : 1 + (n * 7919) % 50;
-  Outcome paged = Paged(db.db(), sql, page, &unsupported);
-  if (unsupported || !whole.ok) {
-    r.skipped = true;
-    return r;
+  // Steps around open bugs (LEVELQL_GEN_OFF, generator.h); the random
+  // choices above are made either way, so the rest of the run stays put.
+  if ((m.kind == Midway::Kind::kAnalyze &&
+       GenSwitchedOff("resume_after_analyze")) ||
+      (m.kind == Midway::Kind::kRules &&
+       GenSwitchedOff("resume_after_rule_change"))) {
+    m = Midway();
   }
-  r.diff = paged.ok ? CompareRows(whole.rows, paged.rows, q.ordered)
-                    : "paging failed: " + paged.error;
-  if (!r.diff.empty()) {
-    // The expected answer is the reference plan's.
-    db.Run("PRAGMA disable_rules = 'all'", false);
-    r.tail = QueryRecord(sql, db.Run(sql, true), q.ordered);
-    db.Run("PRAGMA disable_rules = '" + WithOpenBugRulesOff("") + "'", false);
-  }
-  return r;
+  return m;
 }
 
 // Continuation replay: paging one row at a time through Statement::Resume
-// (answers over 60 rows in larger pages) returns the unpaged answer.
+// (answers over 60 rows in larger pages) returns the unpaged answer; after
+// ANALYZE or a PRAGMA disable_rules change between pages, it returns the
+// rest of the answer or refuses because the plan changed.
 TEST(Oracles, ContinuationReplay) {
-  {
-    auto db = OpenDb();
-    db->Run("CREATE TABLE probe (a INTEGER PRIMARY KEY)", false);
-    db->Run("INSERT INTO probe VALUES (1), (2)", false);
-    bool unsupported = false;
-    Paged(db->db(), "SELECT a FROM probe ORDER BY a", 1, &unsupported);
-    if (unsupported) {
-      // TODO(issue 6): runs as soon as Statement::Resume stops returning
-      // NotSupported; nothing else needs to change here.
-      GTEST_SKIP() << "continuation tokens are not implemented yet "
-                      "(Statement::Resume returns NotSupported)";
-    }
-  }
-  const int64_t budget = EnvInt("LEVELQL_ORACLE_CHECKS", 5000);
-  const int64_t max_failures = EnvInt("LEVELQL_MAX_FAILURES", 5);
-  const uint64_t base = BaseSeed("continuation");
   auto start = std::chrono::steady_clock::now();
   Stats stats;
-  Check check = [](LevelqlEngine& db, const Case& c) {
-    const Step& last = c.steps.back();
-    return ContinuationCheck(db, c.tables[last.table], last.query);
-  };
-  for (uint64_t r = 0; stats.checks < budget && stats.failures < max_failures;
-       ++r) {
-    OracleRound round(base + r);
-    int64_t n = 20 + static_cast<int64_t>((base + r) % 60);
-    for (int64_t i = 0; i < n && stats.checks < budget; ++i) {
-      Query q = round.gen().RandomQuery(0);
-      ++stats.checks;
-      OracleResult res = ContinuationCheck(round.db(), round.table(), q);
-      if (res.skipped) ++stats.skipped;
-      if (res.diff.empty()) continue;
-      ++stats.failures;
-      Report("continuation", round.seed(),
-             round.With(round.history(), QueryStep(q)), res, check);
-      break;
-    }
-  }
-  std::printf(
-      "[continuation] %lld checks (%lld skipped), %lld failures, %.1f s\n",
-      static_cast<long long>(stats.checks),
-      static_cast<long long>(stats.skipped),
-      static_cast<long long>(stats.failures), SecondsSince(start));
-  EXPECT_EQ(stats.failures, 0);
+  int64_t midway = 0, refused = 0;
+  RunRounds("continuation", kContinuationSeeds, &stats,
+            [&](uint64_t seed, int64_t end) {
+              OracleRound round(seed);
+              int64_t n = 20 + static_cast<int64_t>(seed % 60);
+              for (int64_t i = 0; i < n && stats.checks < end; ++i) {
+                Query q = round.gen().RandomQuery(0);
+                Midway m = RandomMidway(round.gen().rng());
+                ++stats.checks;
+                OracleResult res =
+                    ContinuationReplay(round.db(), round.table(), q, m);
+                midway += m.kind != Midway::Kind::kNone;
+                refused += res.refused;
+                if (res.skipped) ++stats.skipped;
+                if (res.diff.empty()) {
+                  // The statistics stay; replays of later failures need them.
+                  if (m.kind == Midway::Kind::kAnalyze) {
+                    Step analyze;
+                    analyze.kind = Step::Kind::kAnalyze;
+                    round.Apply(analyze);
+                  }
+                  continue;
+                }
+                ++stats.failures;
+                Check check = [m](LevelqlEngine& db, const Case& c) {
+                  const Step& last = c.steps.back();
+                  return ContinuationReplay(db, c.tables[last.table],
+                                            last.query, m);
+                };
+                Report("continuation", round.seed(),
+                       round.With(round.history(), QueryStep(q)), res, check);
+                break;
+              }
+            });
+  Finish("continuation", stats, start,
+         ", " + std::to_string(midway) +
+             " with ANALYZE or PRAGMA between "
+             "pages (" +
+             std::to_string(refused) + " refused: plan changed)");
 }
 
 }  // namespace

@@ -13,6 +13,17 @@
 //   PlanEquivalence  one query with every planner rule on, with each rule
 //          off in turn, with all off, and with a tiny sort budget: all must
 //          return the all-off answer (in order when the query fixes one).
+//   ContinuationReplay  one query read in pages, each page from
+//          Statement::Resume(token of the previous page's last row), must
+//          return the unpaged answer. An empty token while rows remain, or
+//          any error from Resume, is a failure. Optionally ANALYZE runs or
+//          the planner rules change after the first page: then the resume
+//          must return exactly the remaining rows or be refused with an
+//          InvalidArgument saying the plan changed.
+//
+// A check is skipped only when arithmetic overflow (an error by design)
+// happens in one evaluation and not in the one it is compared with; any
+// other error is a failure.
 //
 // A failing check returns the difference and `tail`, sqllogictest records
 // that pin the expected answers (what ToSltWithTail() appends to a shrunk
@@ -30,9 +41,12 @@
 namespace levelql::difftest {
 
 struct OracleResult {
-  bool skipped = false;  // an evaluation error made the check meaningless
-  std::string diff;      // "" when the oracle holds
-  std::string tail;      // on failure: records with the expected answers
+  bool skipped = false;  // overflow in one evaluation only: not comparable
+  bool refused = false;  // ContinuationReplay: resume refused, plan changed
+  // The failure is that the reference answer could not be computed.
+  bool reference_failed = false;
+  std::string diff;  // "" when the oracle holds
+  std::string tail;  // on failure: records with the expected answers
 };
 
 OracleResult NoRec(Engine& db, const TableDef& t, const Expr& p);
@@ -45,11 +59,30 @@ struct PlanTeeth {
   std::map<std::string, int64_t> plan_changed;  // by configuration
 };
 
-// The planner rules of engine/rules.h, by name.
+// The planner rules of engine/rules.h, by name, as the engine lists them.
 const std::vector<std::string>& RuleNames();
 
 OracleResult PlanEquivalence(LevelqlEngine& db, const TableDef& t,
                              const Query& q, PlanTeeth* teeth);
+
+// What ContinuationReplay changes between the first page and the rest.
+struct Midway {
+  enum class Kind { kNone, kAnalyze, kRules };
+  Kind kind = Kind::kNone;
+  std::string rules;  // kRules: the new PRAGMA disable_rules value
+
+  std::string ToString() const;  // "", "ANALYZE t0", "PRAGMA ..."
+};
+
+// The message part that makes a refused resume acceptable after a Midway
+// change (with code InvalidArgument).
+inline constexpr const char* kPlanChangedMessage = "plan changed";
+
+// Pages of one row for answers up to 60 rows, larger ones (chosen from the
+// row count, so a replay pages the same way) beyond. The database runs with
+// WithOpenBugRulesOff("") before and after.
+OracleResult ContinuationReplay(LevelqlEngine& db, const TableDef& t,
+                                const Query& q, const Midway& midway);
 
 }  // namespace levelql::difftest
 

@@ -1,7 +1,5 @@
 #include "tests/differential/shrink.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -38,26 +36,16 @@ StepCheck CompareOutcomes(Outcome expected, Outcome got, bool query,
 
 EnginePair::EnginePair(const std::string& disable_rules, bool file_backed)
     : sqlite_(std::make_unique<SqliteEngine>()) {
-  if (file_backed) {
-    static int counter = 0;
-    dir_ = (std::filesystem::temp_directory_path() /
-            ("levelql-diff-" + std::to_string(::getpid()) + "-" +
-             std::to_string(counter++)))
-               .string();
-    std::filesystem::remove_all(dir_);
-  }
-  levelql_ = LevelqlEngine::Open(file_backed ? dir_ : ":memory:");
+  if (file_backed) dir_ = std::make_unique<testing::TempDir>("diff");
+  levelql_ =
+      LevelqlEngine::Open(file_backed ? dir_->path() + "/db" : ":memory:");
   if (!disable_rules.empty()) {
     levelql_->Run("PRAGMA disable_rules = '" + disable_rules + "'", false);
   }
 }
 
 EnginePair::~EnginePair() {
-  levelql_.reset();
-  if (!dir_.empty()) {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
+  levelql_.reset();  // closed before its directory goes
 }
 
 StepCheck EnginePair::Apply(const Step& step,
@@ -296,7 +284,8 @@ class Shrinker {
         bool ddl = s.kind == Step::Kind::kCreateTable ||
                    s.kind == Step::Kind::kCreateIndex ||
                    s.kind == Step::Kind::kDropIndex ||
-                   s.kind == Step::Kind::kDropTable;
+                   s.kind == Step::Kind::kDropTable ||
+                   s.kind == Step::Kind::kAnalyze;
         if (!ddl) continue;
         c.steps.push_back(s);
         if (early && s.kind == Step::Kind::kCreateTable &&

@@ -18,6 +18,7 @@
 
 #include "tests/differential/engines.h"
 #include "tests/differential/sql_ast.h"
+#include "tests/support/temp_dir.h"
 
 namespace levelql::difftest {
 
@@ -54,7 +55,7 @@ class EnginePair {
   LevelqlEngine& levelql() { return *levelql_; }
 
  private:
-  std::string dir_;  // "" when in memory
+  std::unique_ptr<testing::TempDir> dir_;  // null when in memory
   std::unique_ptr<SqliteEngine> sqlite_;
   std::unique_ptr<LevelqlEngine> levelql_;
 };

@@ -168,19 +168,28 @@ std::string RenderQuery(const Query& q, const TableDef& t, Dialect d) {
 
 std::string RenderCreateTable(const TableDef& t, Dialect) {
   static const char* kTypeNames[] = {"INTEGER", "REAL", "TEXT"};
+  const bool pk_on_column = t.pk_on_column && t.pk.size() == 1 && !t.pk_desc[0];
   std::string out = "CREATE TABLE " + t.name + " (";
   for (size_t i = 0; i < t.cols.size(); ++i) {
     const Column& c = t.cols[i];
     if (i) out += ", ";
     out += c.name + " " + kTypeNames[static_cast<int>(c.type)];
+    if (c.list) out += "[]";
     if (c.not_null) out += " NOT NULL";
     if (c.unique) out += " UNIQUE";
     if (!c.default_value.is_null()) {
       out += " DEFAULT " + RenderLiteral(c.default_value);
     }
-    if (c.nocase) out += " COLLATE nocase";
+    if (!c.collation.empty()) {
+      out += " COLLATE " + (c.collation.find(':') == std::string::npos
+                                ? c.collation
+                                : "\"" + c.collation + "\"");
+    } else if (c.nocase) {
+      out += " COLLATE nocase";
+    }
+    if (pk_on_column && t.pk[0] == static_cast<int>(i)) out += " PRIMARY KEY";
   }
-  if (!t.pk.empty()) {
+  if (!t.pk.empty() && !pk_on_column) {
     out += ", PRIMARY KEY (";
     for (size_t i = 0; i < t.pk.size(); ++i) {
       if (i) out += ", ";
@@ -276,6 +285,8 @@ std::string RenderStep(const Step& s, const std::vector<TableDef>& tables,
     }
     case Step::Kind::kQuery:
       return RenderQuery(s.query, t, d);
+    case Step::Kind::kAnalyze:
+      return "ANALYZE " + t.name;
   }
   return "";
 }

@@ -27,8 +27,14 @@ enum class ColType { kInt, kReal, kText };
 
 struct Column {
   std::string name;
-  ColType type = ColType::kInt;
-  bool nocase = false;    // COLLATE nocase (TEXT only)
+  ColType type = ColType::kInt;  // the element type when `list`
+  // A multi-valued column (`TEXT[]`, `INTEGER[]`; levelql only): values are
+  // lists, a predicate holds when it holds for some element.
+  bool list = false;
+  // A collation under which distinct texts can be equal (TEXT only):
+  // `collation` when set ("search", "icu:de"; levelql only), else nocase.
+  bool nocase = false;
+  std::string collation;
   bool not_null = false;  // NOT NULL (always set for primary key columns)
   bool unique = false;    // a column-level UNIQUE constraint
   Value default_value;    // DEFAULT literal (NULL: none)
@@ -47,6 +53,9 @@ struct TableDef {
   std::vector<Column> cols;
   std::vector<int> pk;  // empty: a hidden rowid
   std::vector<bool> pk_desc;
+  // A one-column ascending key written on its column
+  // (`name TEXT COLLATE nocase PRIMARY KEY`) instead of as a table constraint.
+  bool pk_on_column = false;
 };
 
 // One node of an expression. Children are owned by value.
@@ -112,6 +121,7 @@ struct Step {
     kUpdate,
     kDelete,
     kQuery,
+    kAnalyze,  // ANALYZE table (statistics the planner uses)
   };
   Kind kind = Kind::kQuery;
   int table = 0;

@@ -18,10 +18,13 @@
 #include "engine/database_impl.h"
 #include "engine/leveldb_store.h"
 #include "tests/faults/fault_env.h"
-#include "tests/reliability/reliability_util.h"
+#include "tests/support/report.h"
 
 namespace levelql::reliability {
 namespace {
+
+using testing::DiffLines;
+using testing::SecondsSince;
 
 using Kind = FaultEnv::Kind;
 

@@ -8,7 +8,8 @@
 // completed before the cut. Then the workload goes on from that prefix, and
 // the power fails again, several times per file system.
 //
-// LEVELQL_POWER_LOSSES sets the number of cuts (default 40).
+// LEVELQL_POWER_LOSSES sets the number of cuts (default 40, shared by the
+// fixed seeds); LEVELQL_SEED replays one seed.
 #include <gtest/gtest.h>
 #include <leveldb/helpers/memenv.h>
 
@@ -19,14 +20,17 @@
 #include "engine/leveldb_store.h"
 #include "tests/crash/workload.h"
 #include "tests/faults/fault_env.h"
-#include "tests/reliability/reliability_util.h"
+#include "tests/support/env.h"
+#include "tests/support/report.h"
 
 namespace levelql::reliability {
 namespace {
 
-TEST(PowerLossTest, SyncedStatementsSurviveAndTheRestIsAPrefix) {
-  const int64_t cuts = EnvInt("LEVELQL_POWER_LOSSES", 40);
-  const uint64_t seed = BaseSeed("PowerLossTest");
+using testing::DiffLines;
+using testing::SecondsSince;
+
+// `cuts` power cuts over the histories of `seed`, `seed` + 1, ...
+void CutPower(uint64_t seed, int64_t cuts) {
   std::mt19937_64 rng(seed);
   int64_t done = 0, synced_total = 0, lost_unsynced = 0;
   const auto started = std::chrono::steady_clock::now();
@@ -131,11 +135,22 @@ TEST(PowerLossTest, SyncedStatementsSurviveAndTheRestIsAPrefix) {
     }
   }
   std::printf(
-      "[PowerLossTest] %lld power cuts survived, %lld synchronous statements "
-      "all kept, %lld unsynced statements lost (allowed), 0 inconsistencies, "
-      "%.1f s\n",
-      static_cast<long long>(done), static_cast<long long>(synced_total),
+      "[PowerLossTest] seed %llu: %lld power cuts survived, %lld synchronous "
+      "statements all kept, %lld unsynced statements lost (allowed), 0 "
+      "inconsistencies, %.1f s\n",
+      static_cast<unsigned long long>(seed), static_cast<long long>(done),
+      static_cast<long long>(synced_total),
       static_cast<long long>(lost_unsynced), SecondsSince(started));
+}
+
+TEST(PowerLossTest, SyncedStatementsSurviveAndTheRestIsAPrefix) {
+  const int64_t cuts = testing::EnvInt("LEVELQL_POWER_LOSSES", 40);
+  const std::vector<uint64_t> seeds =
+      testing::TestSeeds("PowerLossTest", {8201, 9201});
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    SCOPED_TRACE("LEVELQL_SEED=" + std::to_string(seeds[i]));
+    CutPower(seeds[i], testing::ShareOf(cuts, seeds.size(), i));
+  }
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 // (fewer rows, never invented ones in a clean CHECK); never a crash, a hang
 // or a sanitizer report (`make asan` runs this under ASan and UBSan).
 //
-// LEVELQL_CORRUPTIONS sets the number of damaged copies (default 150).
+// LEVELQL_CORRUPTIONS sets the number of damaged copies (default 150,
+// shared by the fixed seeds); LEVELQL_SEED replays one seed.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,12 +17,14 @@
 #include <random>
 
 #include "levelql/database.h"
-#include "tests/reliability/reliability_util.h"
+#include "tests/support/env.h"
+#include "tests/support/temp_dir.h"
 
 namespace levelql::reliability {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::TempDir;
 
 constexpr int kRows = 3000;
 
@@ -158,11 +161,10 @@ int OpenAndQuery(const fs::path& copy, bool compressed) {
   return rows < 0 || rows > kRows ? kFailed + 2 : kLoss;
 }
 
-TEST(CorruptionTest, DamagedFilesGiveAnErrorOrBoundedLossNeverACrash) {
-  const int64_t rounds = EnvInt("LEVELQL_CORRUPTIONS", 150);
-  const uint64_t seed = BaseSeed("CorruptionTest");
+// `rounds` damaged copies, the damage drawn from `seed`.
+void DamageAndOpen(uint64_t seed, int64_t rounds) {
   std::mt19937_64 rng(seed);
-  ScratchDir scratch("corruption");
+  TempDir scratch("corruption");
   const fs::path pristine[2] = {fs::path(scratch.path()) / "snappy",
                                 fs::path(scratch.path()) / "plain"};
   Build(pristine[0].string(), true);
@@ -212,17 +214,28 @@ TEST(CorruptionTest, DamagedFilesGiveAnErrorOrBoundedLossNeverACrash) {
     }
   }
   std::printf(
-      "[CorruptionTest] %lld damaged databases: %lld refused to open, %lld "
-      "opened with query errors, %lld lost rows cleanly, %lld intact, %lld "
-      "crashed\n",
-      static_cast<long long>(rounds), static_cast<long long>(refused),
-      static_cast<long long>(query_errors), static_cast<long long>(loss),
-      static_cast<long long>(intact), static_cast<long long>(crashes));
+      "[CorruptionTest] seed %llu: %lld damaged databases: %lld refused to "
+      "open, %lld opened with query errors, %lld lost rows cleanly, %lld "
+      "intact, %lld crashed\n",
+      static_cast<unsigned long long>(seed), static_cast<long long>(rounds),
+      static_cast<long long>(refused), static_cast<long long>(query_errors),
+      static_cast<long long>(loss), static_cast<long long>(intact),
+      static_cast<long long>(crashes));
   // Regression (reported to the lead): LevelDB is opened without
   // paranoid_checks and read without verify_checksums, so a byte flip in a
   // table file reaches LevelDB's key parsing unchecked and aborts the
   // process (dbformat.h: Assertion `internal_key.size() >= 8').
   EXPECT_EQ(crashes, 0);
+}
+
+TEST(CorruptionTest, DamagedFilesGiveAnErrorOrBoundedLossNeverACrash) {
+  const int64_t rounds = testing::EnvInt("LEVELQL_CORRUPTIONS", 150);
+  const std::vector<uint64_t> seeds =
+      testing::TestSeeds("CorruptionTest", {8301, 9301});
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    SCOPED_TRACE("LEVELQL_SEED=" + std::to_string(seeds[i]));
+    DamageAndOpen(seeds[i], testing::ShareOf(rounds, seeds.size(), i));
+  }
 }
 
 }  // namespace

@@ -7,13 +7,15 @@
 // own libFuzzer target (tests/fuzz); this drives binder, planner, executor
 // and writes too.
 //
-// LEVELQL_HOSTILE_INPUTS sets the number of inputs (default 5000).
+// LEVELQL_HOSTILE_INPUTS sets the number of inputs (default 5000, shared by
+// the fixed seeds); LEVELQL_SEED replays one seed.
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "levelql/database.h"
-#include "tests/reliability/reliability_util.h"
+#include "tests/support/env.h"
+#include "tests/support/report.h"
 
 namespace levelql::reliability {
 namespace {
@@ -143,9 +145,8 @@ std::string Mutate(std::string s, std::mt19937_64& rng) {
   return s;
 }
 
-TEST(HostileInputTest, MutatedStatementsNeverCrashOrCorrupt) {
-  const int64_t inputs = EnvInt("LEVELQL_HOSTILE_INPUTS", 5000);
-  const uint64_t seed = BaseSeed("HostileInputTest");
+// `inputs` statements mutated with the randomness of `seed`.
+void RunHostileInputs(uint64_t seed, int64_t inputs) {
   std::mt19937_64 rng(seed);
   auto opened = Database::Open(":memory:");
   ASSERT_TRUE(opened.ok());
@@ -211,10 +212,21 @@ TEST(HostileInputTest, MutatedStatementsNeverCrashOrCorrupt) {
     }
   }
   std::printf(
-      "[HostileInputTest] %lld hostile statements: %lld ran, %lld errors, 0 "
-      "crashes, CHECK clean, %.1f s\n",
-      static_cast<long long>(inputs), static_cast<long long>(ok),
-      static_cast<long long>(errors), SecondsSince(started));
+      "[HostileInputTest] seed %llu: %lld hostile statements: %lld ran, %lld "
+      "errors, 0 crashes, CHECK clean, %.1f s\n",
+      static_cast<unsigned long long>(seed), static_cast<long long>(inputs),
+      static_cast<long long>(ok), static_cast<long long>(errors),
+      testing::SecondsSince(started));
+}
+
+TEST(HostileInputTest, MutatedStatementsNeverCrashOrCorrupt) {
+  const int64_t inputs = testing::EnvInt("LEVELQL_HOSTILE_INPUTS", 5000);
+  const std::vector<uint64_t> seeds =
+      testing::TestSeeds("HostileInputTest", {8401, 9401});
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    SCOPED_TRACE("LEVELQL_SEED=" + std::to_string(seeds[i]));
+    RunHostileInputs(seeds[i], testing::ShareOf(inputs, seeds.size(), i));
+  }
 }
 
 }  // namespace

@@ -9,11 +9,15 @@
 #include <fstream>
 
 #include "levelql/database.h"
-#include "tests/reliability/reliability_util.h"
+#include "tests/support/report.h"
+#include "tests/support/temp_dir.h"
 #include "tools/repl/csv_import.h"
 
 namespace levelql::reliability {
 namespace {
+
+using testing::SecondsSince;
+using testing::TempDir;
 
 using Code = Status::Code;
 
@@ -322,7 +326,7 @@ TEST(LimitsTest, InvalidUtf8IsRejectedInLiteralsAndParameters) {
 }
 
 TEST(LimitsTest, ImportStopsAtInvalidUtf8) {
-  ScratchDir dir("import");
+  TempDir dir("import");
   const std::string path = dir.path() + "/bad.csv";
   {
     std::ofstream out(path, std::ios::binary);

@@ -1,0 +1,32 @@
+// SQL results as text for test assertions (sql_text.h).
+#include "tests/support/sql_text.h"
+
+#include <gtest/gtest.h>
+
+namespace levelql::testing {
+
+std::string QueryText(Database& db, const std::string& sql,
+                      const Params& params) {
+  auto cur = db.Query(sql, params);
+  if (!cur.ok()) return "error: " + cur.status().ToString();
+  std::string out;
+  while ((*cur)->Next()) {
+    out += "(";
+    const Row& row = (*cur)->row();
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i) out += ", ";
+      out += row[i].ToString();
+    }
+    out += ")";
+  }
+  if (!(*cur)->status().ok()) return "error: " + (*cur)->status().ToString();
+  return out;
+}
+
+std::unique_ptr<Database> OpenMemory() {
+  auto db = Database::Open(":memory:");
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+  return db.ok() ? std::move(db).value() : nullptr;
+}
+
+}  // namespace levelql::testing
