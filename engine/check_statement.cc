@@ -1,7 +1,7 @@
 // CHECK of DatabaseImpl: rows against index entries (check.h), from one
 // snapshot, for every table, one table or one index.
-#include "engine/check.h"
 #include "engine/database_impl.h"
+#include "engine/storage/check.h"
 
 namespace levelql {
 

@@ -4,7 +4,7 @@
 // check_statement.cc, ddl.cc, reindex.cc).
 #include "engine/database_impl.h"
 
-#include "engine/planner.h"
+#include "engine/plan/planner.h"
 #include "indexes/row_format.h"
 
 namespace levelql {

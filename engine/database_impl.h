@@ -12,9 +12,9 @@
 #include <map>
 #include <mutex>
 
-#include "engine/catalog.h"
-#include "engine/executor.h"
-#include "engine/rules.h"
+#include "engine/catalog/catalog.h"
+#include "engine/exec/executor.h"
+#include "engine/plan/rules.h"
 #include "engine/select_cursor.h"
 #include "levelql/database.h"
 #include "parser/parser.h"

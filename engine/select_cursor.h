@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/catalog.h"
-#include "engine/continuation.h"
-#include "engine/executor.h"
+#include "engine/catalog/catalog.h"
+#include "engine/exec/executor.h"
+#include "engine/plan/continuation.h"
 #include "levelql/database.h"
 #include "parser/ast.h"
 

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "engine/catalog.h"
-#include "engine/kv_store.h"
+#include "engine/catalog/catalog.h"
+#include "engine/storage/kv_store.h"
 #include "indexes/row_format.h"
 #include "levelql/database.h"
 #include "tests/support/sql_text.h"

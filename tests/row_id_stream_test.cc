@@ -2,7 +2,7 @@
 // intersections seek, what merge unions drop, when an intersection falls
 // back to its driver, and how each runs backwards. Keys are rendered as
 // "(1)(4)(12)" so a failure reads as the streams do.
-#include "engine/row_id_stream.h"
+#include "engine/exec/row_id_stream.h"
 
 #include <gtest/gtest.h>
 

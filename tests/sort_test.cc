@@ -9,7 +9,7 @@
 #include <malloc.h>
 #endif
 
-#include "engine/operators.h"
+#include "engine/exec/operators.h"
 #include "levelql/database.h"
 #include "tests/support/sql_text.h"
 #include "tests/support/temp_dir.h"

@@ -19,7 +19,7 @@
 #include <string>
 
 #include "engine/database_impl.h"
-#include "engine/kv_store.h"
+#include "engine/storage/kv_store.h"
 #include "tests/crash/workload.h"
 
 namespace {

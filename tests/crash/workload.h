@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/kv_store.h"
+#include "engine/storage/kv_store.h"
 #include "levelql/database.h"
 
 namespace levelql::reliability {

@@ -16,7 +16,7 @@
 #include <sstream>
 
 #include "engine/database_impl.h"
-#include "engine/leveldb_store.h"
+#include "engine/storage/leveldb_store.h"
 #include "tests/faults/fault_env.h"
 #include "tests/support/report.h"
 

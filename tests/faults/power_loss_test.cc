@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "engine/database_impl.h"
-#include "engine/leveldb_store.h"
+#include "engine/storage/leveldb_store.h"
 #include "tests/crash/workload.h"
 #include "tests/faults/fault_env.h"
 #include "tests/support/env.h"

@@ -1,0 +1,40 @@
+// Table statistics gathered by ANALYZE and read by the planner.
+//
+// Per table: the row count; per index (and the primary key, under the name
+// ""): the entry count and the number of distinct key prefixes of each
+// length. Stored under the metadata key \0stats\0<table> (KEY_FORMAT.md);
+// immutable once loaded and shared read-only through the catalog.
+#ifndef LEVELQL_ENGINE_CATALOG_STATS_H_
+#define LEVELQL_ENGINE_CATALOG_STATS_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/storage/kv_store.h"
+#include "indexes/schema.h"
+
+namespace levelql {
+
+struct IndexStats {
+  int64_t entries = 0;
+  std::vector<int64_t> distinct;  // [i]: distinct prefixes of i+1 columns
+};
+
+struct TableStats {
+  int64_t rows = 0;
+  std::map<std::string, IndexStats> indexes;  // "" is the primary key
+};
+
+// Reads the table and each index once, from `snapshot`.
+Result<TableStats> ComputeStats(KvStore* store, const KvSnapshot* snapshot,
+                                const TableSchema& table);
+
+std::string StatsKey(const std::string& table);
+std::string EncodeStats(const TableStats& stats);
+Result<TableStats> DecodeStats(std::string_view bytes);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_CATALOG_STATS_H_

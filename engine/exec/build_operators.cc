@@ -1,0 +1,124 @@
+#include "engine/exec/build_operators.h"
+
+#include "engine/exec/row_id_stream.h"
+
+namespace levelql {
+namespace {
+
+using Kind = PlanNode::Kind;
+
+std::unique_ptr<RowIdStream> BuildKeys(PlanNode* node, ExecContext* ctx,
+                                       std::shared_ptr<const TableSchema> t) {
+  switch (node->kind) {
+    case Kind::kIndexScan:
+      return NewSpanStream(ctx, t, node->path, node->reverse, &node->stats);
+    case Kind::kIntersect:
+    case Kind::kUnion: {
+      std::vector<std::unique_ptr<RowIdStream>> children;
+      for (auto& c : node->children)
+        children.push_back(BuildKeys(c.get(), ctx, t));
+      return node->kind == Kind::kIntersect
+                 ? NewIntersectStream(std::move(children), &node->stats)
+                 : NewUnionStream(std::move(children), &node->stats);
+    }
+    case Kind::kSortKeys:
+      return NewSortedStream(BuildKeys(node->children[0].get(), ctx, t),
+                             node->reverse, &node->stats);
+    case Kind::kSkip:
+      return NewSkipStream(BuildKeys(node->children[0].get(), ctx, t),
+                           node->skip_rows);
+    default:
+      return nullptr;
+  }
+}
+
+// Counts the rows an operator hands out, for EXPLAIN ANALYZE.
+class Counted : public RowSource {
+ public:
+  Counted(std::unique_ptr<RowSource> input, NodeStats* stats)
+      : input_(std::move(input)), stats_(stats) {}
+  bool Next(Row* row) override {
+    if (!input_->Next(row)) return false;
+    ++stats_->rows;
+    return true;
+  }
+  Status status() const override { return input_->status(); }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return input_->Position(kind, key);
+  }
+
+ private:
+  std::unique_ptr<RowSource> input_;
+  NodeStats* stats_;
+};
+
+// Moves the root key stream of a resumed query past the token's position.
+std::unique_ptr<RowIdStream> Resumed(std::unique_ptr<RowIdStream> ids,
+                                     const ResumePoint* r) {
+  if (!r) return ids;
+  if (r->kind == ResumePoint::Kind::kEntry && ids->position_is_entry()) {
+    ids->SeekAfterEntry(r->key);
+  } else if (r->kind == ResumePoint::Kind::kPk) {
+    SeekAfterPk(ids.get(), r->key);
+  }
+  return ids;
+}
+
+}  // namespace
+
+std::unique_ptr<RowSource> BuildOperators(
+    PlanNode* node, ExecContext* ctx, std::shared_ptr<const TableSchema> t) {
+  auto child = [&](size_t i) {
+    return BuildOperators(node->children[i].get(), ctx, t);
+  };
+  std::unique_ptr<RowSource> out;
+  switch (node->kind) {
+    case Kind::kEmpty:
+      out = NewValues({});
+      break;
+    case Kind::kTableScan:
+      out = NewTableScan(ctx, t, node->reverse);
+      break;
+    case Kind::kFetch:
+      return NewFetch(
+          ctx, t,
+          Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
+          &node->stats,
+          node->first_entry_only ? &node->children[0]->path : nullptr);
+    case Kind::kIndexOnly:
+      return NewIndexOnly(
+          t, node->index,
+          Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
+          &node->stats, node->read_columns);
+    case Kind::kResumeAfter:
+      out = NewResumeFilter(child(0), node->sort_keys, node->resume_row);
+      break;
+    case Kind::kFilter:
+      out = NewFilter(ctx, child(0), node->predicate);
+      break;
+    case Kind::kProject:
+      out = NewProject(ctx, child(0), node->exprs);
+      break;
+    case Kind::kAggregate:
+      out = NewAggregate(ctx, child(0), node->aggregates, node->exprs,
+                         t->columns.size());
+      break;
+    case Kind::kDistinct:
+      out = NewDistinct(child(0), node->width, node->collations);
+      break;
+    case Kind::kSort:
+      out = NewSort(ctx, child(0), node->sort_keys, -1);
+      break;
+    case Kind::kTopK:
+      out = NewSort(ctx, child(0), node->sort_keys, node->top_rows);
+      break;
+    case Kind::kLimit:
+      out = NewLimit(child(0), node->offset, node->limit);
+      break;
+    default:
+      return NewValues({});
+  }
+  return std::make_unique<Counted>(std::move(out), &node->stats);
+}
+
+}  // namespace levelql

@@ -1,0 +1,211 @@
+#include "engine/exec/executor.h"
+
+#include "engine/exec/build_operators.h"
+#include "engine/exec/value_ops.h"
+#include "engine/plan/planner.h"
+#include "indexes/collation.h"
+
+namespace levelql {
+namespace {
+
+std::string Where(const parser::Position& pos) {
+  return "at " + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
+         ": ";
+}
+
+// Builds a full row for `table` from target columns and values: defaults for
+// the rest, values coerced to the column types, NOT NULL checked.
+Status MakeRow(const TableSchema& table, const std::vector<int>& targets,
+               std::vector<Value> values, const RowIdAllocator& rowids,
+               Row* row, const std::vector<BoundExprPtr>* exprs = nullptr) {
+  row->assign(table.columns.size(), Value());
+  std::vector<bool> given(table.columns.size(), false);
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    (*row)[i] = table.columns[i].default_value;
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const ColumnSchema& c = table.columns[targets[i]];
+    Status s;
+    if (values[i].type() == Type::kText) s = ValidateUtf8(values[i].text());
+    Result<Value> v =
+        s.ok() ? CoerceForColumn(values[i], c.type, c.is_list, c.name)
+               : Result<Value>(s);
+    if (!v.ok()) {
+      if (!exprs) return v.status();
+      return v.status().WithPrefix(Where((*exprs)[i]->pos));
+    }
+    (*row)[targets[i]] = std::move(v).value();
+    given[targets[i]] = true;
+  }
+  if (table.hidden_rowid) {
+    int col = table.primary_key[0].column;
+    if (!given[col] || (*row)[col].is_null()) {
+      LQ_ASSIGN_OR_RETURN(int64_t id, rowids(table));
+      (*row)[col] = Value::Int(id);
+    }
+  }
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    const ColumnSchema& c = table.columns[i];
+    if (c.not_null && (*row)[i].is_null()) {
+      return Status::ConstraintError("NOT NULL column " + table.name + "." +
+                                     c.name + " got NULL");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
+                              const char* what) {
+  EvalContext ec{nullptr, ctx.params, nullptr};
+  LQ_ASSIGN_OR_RETURN(Value v, Evaluate(expr, ec));
+  if (v.type() != Type::kInteger || v.int_value() < 0) {
+    std::string shown = v.type() == Type::kReal && v.real_value() >= 9.2e18
+                            ? "a number beyond 9223372036854775807"
+                            : v.ToSqlLiteral();
+    return Status::InvalidArgument(
+        Where(expr.pos) + what +
+        " must be an integer from 0 to 9223372036854775807, got " + shown);
+  }
+  return v.int_value();
+}
+
+Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
+                                    const ExecContext& ctx,
+                                    const RuleSet& rules,
+                                    int64_t backward_rows) {
+  int64_t limit = -1, offset = 0;
+  if (select.limit) {
+    LQ_ASSIGN_OR_RETURN(limit, EvaluateCount(*select.limit, ctx, "LIMIT"));
+  }
+  if (select.offset) {
+    LQ_ASSIGN_OR_RETURN(offset, EvaluateCount(*select.offset, ctx, "OFFSET"));
+  }
+  PlannerInput input;
+  input.rules = &rules;
+  input.params = ctx.params;
+  input.stats = ctx.stats ? ctx.stats(*select.table) : nullptr;
+  input.resume = ctx.resume;
+  input.backward_rows = backward_rows;
+  return PlanSelect(select, limit, offset, input);
+}
+
+SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
+                            ExecContext* ctx) {
+  SelectExecution exec;
+  exec.plan = std::move(planned.plan);
+  exec.token_mode = planned.token_mode;
+  exec.order_signature = planned.order_signature;
+  exec.where = std::move(planned.where);
+  exec.hidden = std::move(planned.hidden);
+  exec.root = BuildOperators(exec.plan.get(), ctx, select.table);
+  exec.width = select.outputs.size();
+  return exec;
+}
+
+Result<SelectExecution> BuildSelect(const BoundSelect& select, ExecContext* ctx,
+                                    const RuleSet& rules) {
+  LQ_ASSIGN_OR_RETURN(PlannedSelect planned,
+                      PlanSelectRun(select, *ctx, rules));
+  return StartSelect(std::move(planned), select, ctx);
+}
+
+PlannedRows PlanWriteRows(std::shared_ptr<const TableSchema> t,
+                          const std::vector<std::string>& cols,
+                          const BoundExpr* where, const ExecContext& ctx,
+                          const RuleSet& rules) {
+  PlannerInput input;
+  input.rules = &rules;
+  input.params = ctx.params;
+  input.stats = ctx.stats ? ctx.stats(*t) : nullptr;
+  return PlanRows(std::move(t), cols, where, input);
+}
+
+Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn,
+                              const RowIdAllocator& rowids) {
+  BoundInsert& insert = *insert_ptr;
+  const TableSchema& table = *insert.table;
+  int64_t count = 0;
+  Row row;
+  if (insert.select) {
+    LQ_ASSIGN_OR_RETURN(SelectExecution exec,
+                        BuildSelect(*insert.select, ctx, rules));
+    Row in;
+    while (exec.root->Next(&in)) {
+      in.resize(exec.width);
+      LQ_RETURN_IF_ERROR(
+          MakeRow(table, insert.target_columns, std::move(in), rowids, &row));
+      LQ_RETURN_IF_ERROR(txn->InsertRow(table, row));
+      ++count;
+    }
+    LQ_RETURN_IF_ERROR(exec.root->status());
+    return count;
+  }
+  EvalContext ec{nullptr, ctx->params, nullptr};
+  for (const auto& exprs : insert.rows) {
+    std::vector<Value> values;
+    for (const auto& e : exprs) {
+      LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*e, ec));
+      values.push_back(std::move(v));
+    }
+    LQ_RETURN_IF_ERROR(MakeRow(table, insert.target_columns, std::move(values),
+                               rowids, &row, &exprs));
+    LQ_RETURN_IF_ERROR(txn->InsertRow(table, row));
+    ++count;
+  }
+  return count;
+}
+
+Result<int64_t> ExecuteUpdate(BoundUpdate* update_ptr, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn) {
+  BoundUpdate& update = *update_ptr;
+  const TableSchema& table = *update.table;
+  PlannedRows rows = PlanWriteRows(update.table, update.column_names,
+                                   update.where.get(), *ctx, rules);
+  auto src = BuildOperators(rows.plan.get(), ctx, update.table);
+  int64_t count = 0;
+  Row row;
+  while (src->Next(&row)) {
+    Row updated = row;
+    EvalContext ec{&row, ctx->params, nullptr};
+    for (const auto& [col, expr] : update.assignments) {
+      LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*expr, ec));
+      const ColumnSchema& c = table.columns[col];
+      Status valid =
+          v.type() == Type::kText ? ValidateUtf8(v.text()) : Status::OK();
+      Result<Value> stored = valid.ok()
+                                 ? CoerceForColumn(v, c.type, c.is_list, c.name)
+                                 : Result<Value>(valid);
+      if (!stored.ok()) return stored.status().WithPrefix(Where(expr->pos));
+      updated[col] = std::move(stored).value();
+      if (c.not_null && updated[col].is_null()) {
+        return Status::ConstraintError("NOT NULL column " + table.name + "." +
+                                       c.name + " got NULL");
+      }
+    }
+    LQ_RETURN_IF_ERROR(txn->UpdateRow(table, row, updated));
+    ++count;
+  }
+  LQ_RETURN_IF_ERROR(src->status());
+  return count;
+}
+
+Result<int64_t> ExecuteDelete(BoundDelete* del_ptr, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn) {
+  BoundDelete& del = *del_ptr;
+  PlannedRows rows =
+      PlanWriteRows(del.table, del.column_names, del.where.get(), *ctx, rules);
+  auto src = BuildOperators(rows.plan.get(), ctx, del.table);
+  int64_t count = 0;
+  Row row;
+  while (src->Next(&row)) {
+    LQ_RETURN_IF_ERROR(txn->DeleteRow(*del.table, row));
+    ++count;
+  }
+  LQ_RETURN_IF_ERROR(src->status());
+  return count;
+}
+
+}  // namespace levelql

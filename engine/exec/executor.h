@@ -1,0 +1,71 @@
+// Runs bound statements: builds operator trees for SELECT and applies DML
+// through a WriteTxn.
+//
+// The access path is chosen by the planner (planner.h); everything above it
+// (filter, aggregate, distinct, sort, limit) is built here. Stateless
+// functions; the ExecContext carries the statement's snapshot and parameters.
+#ifndef LEVELQL_ENGINE_EXEC_EXECUTOR_H_
+#define LEVELQL_ENGINE_EXEC_EXECUTOR_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "engine/exec/operators.h"
+#include "engine/plan/binder.h"
+#include "engine/plan/plan.h"
+#include "engine/plan/planner.h"
+#include "engine/plan/rules.h"
+#include "engine/storage/write_txn.h"
+
+namespace levelql {
+
+// The plan of a SELECT and its running operators. `root` is declared last
+// so that it is destroyed before what its operators point into.
+struct SelectExecution {
+  std::unique_ptr<PlanNode> plan;
+  TokenMode token_mode = TokenMode::kStream;
+  uint64_t order_signature = 0;      // what its tokens' positions refer to
+  BoundExprPtr where;                // the normalized WHERE clause
+  std::vector<BoundExprPtr> hidden;  // sort keys the planner added
+  size_t width = 0;                  // visible output columns
+  std::unique_ptr<RowSource> root;   // rows are [outputs..., sort keys...]
+};
+
+// Plans a SELECT: evaluates LIMIT and OFFSET, reads the table's statistics
+// and ctx->resume. `select` must outlive the plan. `backward_rows` > 0
+// plans a backward read (planner.h).
+Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
+                                    const ExecContext& ctx,
+                                    const RuleSet& rules,
+                                    int64_t backward_rows = 0);
+// Builds the operators of a planned SELECT.
+SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
+                            ExecContext* ctx);
+// Both, for statements that read a SELECT (INSERT ... SELECT).
+Result<SelectExecution> BuildSelect(const BoundSelect& select, ExecContext* ctx,
+                                    const RuleSet& rules);
+
+// Hands out hidden rowids for a table (the caller serializes writers).
+using RowIdAllocator = std::function<Result<int64_t>(const TableSchema&)>;
+
+Result<int64_t> ExecuteInsert(BoundInsert* insert, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn,
+                              const RowIdAllocator& rowids);
+Result<int64_t> ExecuteUpdate(BoundUpdate* update, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn);
+Result<int64_t> ExecuteDelete(BoundDelete* del, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn);
+// The plan an UPDATE or DELETE uses to find its rows.
+PlannedRows PlanWriteRows(std::shared_ptr<const TableSchema> t,
+                          const std::vector<std::string>& cols,
+                          const BoundExpr* where, const ExecContext& ctx,
+                          const RuleSet& rules);
+
+// Evaluates a LIMIT or OFFSET expression: a non-negative INTEGER.
+Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
+                              const char* what);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_EXEC_EXECUTOR_H_

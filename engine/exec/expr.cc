@@ -1,0 +1,460 @@
+#include "engine/exec/expr.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace levelql {
+namespace {
+
+using parser::BinaryOp;
+using parser::UnaryOp;
+
+Value BoolValue(std::optional<bool> b) {
+  if (!b) return Value();
+  return Value::Int(*b ? 1 : 0);
+}
+
+std::string AsciiCase(std::string s, bool upper) {
+  for (char& c : s) {
+    if (upper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+    if (!upper && c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  }
+  return s;
+}
+
+// Byte offsets of each UTF-8 code point in `s` (plus s.size() at the end).
+std::vector<size_t> CodePointOffsets(const std::string& s) {
+  std::vector<size_t> offsets;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) offsets.push_back(i);
+  }
+  offsets.push_back(s.size());
+  return offsets;
+}
+
+Result<Value> Substr(const Value& s, const Value& start, const Value* len) {
+  if (s.is_null() || start.is_null() || (len && len->is_null())) return Value();
+  const bool blob = s.type() == Type::kBlob;
+  std::string text = blob ? s.text() : ValueToText(s);
+  std::vector<size_t> offsets;
+  if (blob) {
+    for (size_t i = 0; i <= text.size(); ++i) offsets.push_back(i);
+  } else {
+    offsets = CodePointOffsets(text);
+  }
+  const int64_t n = static_cast<int64_t>(offsets.size()) - 1;
+  Value p1 = CastValue(start, Type::kInteger).value();
+  int64_t from = p1.int_value();
+  int64_t count = std::numeric_limits<int64_t>::max() / 4;
+  if (len) count = CastValue(*len, Type::kInteger).value().int_value();
+  // SQLite: negative start counts from the end; negative length takes the
+  // characters before start.
+  if (from < 0) {
+    from = n + from + 1;
+  } else if (from == 0) {
+    if (count > 0) count -= 1;
+    from = 1;
+  }
+  int64_t begin, end;
+  if (count >= 0) {
+    begin = from - 1;
+    end = begin + count;
+  } else {
+    end = from - 1;
+    begin = end + count;
+  }
+  begin = std::clamp<int64_t>(begin, 0, n);
+  end = std::clamp<int64_t>(end, 0, n);
+  if (end < begin) end = begin;
+  std::string out = text.substr(offsets[begin], offsets[end] - offsets[begin]);
+  return blob ? Value::Blob(std::move(out)) : Value::Text(std::move(out));
+}
+
+Result<Value> CallFunction(const BoundExpr& e, const EvalContext& ctx) {
+  std::vector<Value> args;
+  args.reserve(e.args.size());
+  for (const auto& a : e.args) {
+    LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*a, ctx));
+    args.push_back(std::move(v));
+  }
+  switch (e.function) {
+    case Function::kLower:
+    case Function::kUpper:
+      if (args[0].is_null()) return Value();
+      return Value::Text(
+          AsciiCase(ValueToText(args[0]), e.function == Function::kUpper));
+    case Function::kLength: {
+      const Value& v = args[0];
+      if (v.is_null()) return Value();
+      if (v.type() == Type::kBlob) {
+        return Value::Int(static_cast<int64_t>(v.text().size()));
+      }
+      return Value::Int(
+          static_cast<int64_t>(CodePointOffsets(ValueToText(v)).size() - 1));
+    }
+    case Function::kAbs: {
+      Value v = ToNumeric(args[0]);
+      if (v.is_null()) return Value();
+      if (v.type() == Type::kReal)
+        return Value::Real(std::fabs(v.real_value()));
+      if (v.int_value() < 0) return Negate(v);
+      return v;
+    }
+    case Function::kCoalesce:
+    case Function::kIfnull:
+      for (Value& v : args) {
+        if (!v.is_null()) return std::move(v);
+      }
+      return Value();
+    case Function::kNullif: {
+      Value eq = CompareOp(BinaryOp::kEq, args[0], args[1], e.args[0]->affinity,
+                           e.args[1]->affinity, e.collation);
+      if (!eq.is_null() && eq.int_value() == 1) return Value();
+      return args[0];
+    }
+    case Function::kSubstr:
+      return Substr(args[0], args[1], args.size() > 2 ? &args[2] : nullptr);
+  }
+  return Status::NotSupported("unknown function");
+}
+
+// A predicate on a multi-valued value is true when it is true for some
+// element; NULL when no element makes it true but some give NULL.
+template <typename Test>
+Result<Value> AnyElement(const Value& list, Test test) {
+  bool saw_null = false;
+  for (const Value& element : list.list()) {
+    LQ_ASSIGN_OR_RETURN(Value r, test(element));
+    std::optional<bool> t = Truth(r);
+    if (!t) {
+      saw_null = true;
+    } else if (*t) {
+      return Value::Int(1);
+    }
+  }
+  return saw_null ? Value() : Value::Int(0);
+}
+
+Result<Value> EvalInValue(const BoundExpr& e, const EvalContext& ctx,
+                          const Value& lhs);
+
+Result<Value> EvalIn(const BoundExpr& e, const EvalContext& ctx) {
+  LQ_ASSIGN_OR_RETURN(Value lhs, Evaluate(*e.args[0], ctx));
+  if (lhs.type() == Type::kList) {
+    return AnyElement(lhs,
+                      [&](const Value& el) { return EvalInValue(e, ctx, el); });
+  }
+  return EvalInValue(e, ctx, lhs);
+}
+
+Result<Value> EvalInValue(const BoundExpr& e, const EvalContext& ctx,
+                          const Value& lhs) {
+  if (e.args.size() == 1) return Value::Int(e.negated ? 1 : 0);
+  if (lhs.is_null()) return Value();
+  bool saw_null = false;
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    LQ_ASSIGN_OR_RETURN(Value item, Evaluate(*e.args[i], ctx));
+    Value eq = CompareOp(BinaryOp::kEq, lhs, item, e.args[0]->affinity,
+                         e.args[i]->affinity, e.collation);
+    if (eq.is_null()) {
+      saw_null = true;
+    } else if (eq.int_value() == 1) {
+      return Value::Int(e.negated ? 0 : 1);
+    }
+  }
+  if (saw_null) return Value();
+  return Value::Int(e.negated ? 1 : 0);
+}
+
+}  // namespace
+
+Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
+  switch (e.kind) {
+    case BoundExpr::Kind::kConst:
+      return e.value;
+    case BoundExpr::Kind::kColumn:
+      return (*ctx.row)[e.index];
+    case BoundExpr::Kind::kParam:
+      return (*ctx.params)[e.index];
+    case BoundExpr::Kind::kAggregateRef:
+      return (*ctx.aggregates)[e.index];
+    case BoundExpr::Kind::kUnary: {
+      LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*e.args[0], ctx));
+      switch (e.unary_op) {
+        case UnaryOp::kPlus:
+          return v;
+        case UnaryOp::kMinus:
+          return Negate(v);
+        case UnaryOp::kNot: {
+          std::optional<bool> t = Truth(v);
+          if (!t) return Value();
+          return Value::Int(*t ? 0 : 1);
+        }
+      }
+      return Value();
+    }
+    case BoundExpr::Kind::kBinary: {
+      if (e.binary_op == BinaryOp::kAnd || e.binary_op == BinaryOp::kOr) {
+        const bool is_and = e.binary_op == BinaryOp::kAnd;
+        LQ_ASSIGN_OR_RETURN(Value l, Evaluate(*e.args[0], ctx));
+        std::optional<bool> a = Truth(l);
+        if (a && *a != is_and) return Value::Int(is_and ? 0 : 1);
+        LQ_ASSIGN_OR_RETURN(Value r, Evaluate(*e.args[1], ctx));
+        std::optional<bool> b = Truth(r);
+        if (b && *b != is_and) return Value::Int(is_and ? 0 : 1);
+        if (!a || !b) return Value();
+        return Value::Int(is_and ? 1 : 0);
+      }
+      LQ_ASSIGN_OR_RETURN(Value l, Evaluate(*e.args[0], ctx));
+      LQ_ASSIGN_OR_RETURN(Value r, Evaluate(*e.args[1], ctx));
+      switch (e.binary_op) {
+        case BinaryOp::kEq:
+        case BinaryOp::kNe:
+        case BinaryOp::kLt:
+        case BinaryOp::kLe:
+        case BinaryOp::kGt:
+        case BinaryOp::kGe:
+          if (l.type() == Type::kList && r.type() != Type::kList) {
+            return AnyElement(l, [&](const Value& el) -> Result<Value> {
+              return CompareOp(e.binary_op, el, r, e.args[0]->affinity,
+                               e.args[1]->affinity, e.collation);
+            });
+          }
+          if (r.type() == Type::kList && l.type() != Type::kList) {
+            return AnyElement(r, [&](const Value& el) -> Result<Value> {
+              return CompareOp(e.binary_op, l, el, e.args[0]->affinity,
+                               e.args[1]->affinity, e.collation);
+            });
+          }
+          return CompareOp(e.binary_op, l, r, e.args[0]->affinity,
+                           e.args[1]->affinity, e.collation);
+        default:
+          return Arithmetic(e.binary_op, l, r);
+      }
+    }
+    case BoundExpr::Kind::kBetween: {
+      LQ_ASSIGN_OR_RETURN(Value x0, Evaluate(*e.args[0], ctx));
+      LQ_ASSIGN_OR_RETURN(Value lo, Evaluate(*e.args[1], ctx));
+      LQ_ASSIGN_OR_RETURN(Value hi, Evaluate(*e.args[2], ctx));
+      auto between = [&](const Value& x) -> Result<Value> {
+        Affinity ax = e.args[0]->affinity;
+        std::optional<bool> a = Truth(CompareOp(
+            BinaryOp::kGe, x, lo, ax, e.args[1]->affinity, e.collation));
+        std::optional<bool> b = Truth(CompareOp(
+            BinaryOp::kLe, x, hi, ax, e.args[2]->affinity, e.collation));
+        std::optional<bool> r;
+        if ((a && !*a) || (b && !*b)) {
+          r = false;
+        } else if (a && b) {
+          r = true;
+        }
+        if (r && e.negated) r = !*r;
+        return BoolValue(r);
+      };
+      if (x0.type() == Type::kList) return AnyElement(x0, between);
+      return between(x0);
+    }
+    case BoundExpr::Kind::kIn:
+      return EvalIn(e, ctx);
+    case BoundExpr::Kind::kIsNull: {
+      LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*e.args[0], ctx));
+      return Value::Int(v.is_null() != e.negated ? 1 : 0);
+    }
+    case BoundExpr::Kind::kLike: {
+      LQ_ASSIGN_OR_RETURN(Value text, Evaluate(*e.args[0], ctx));
+      LQ_ASSIGN_OR_RETURN(Value pattern, Evaluate(*e.args[1], ctx));
+      std::optional<char32_t> escape;
+      if (e.args.size() > 2) {
+        LQ_ASSIGN_OR_RETURN(Value esc, Evaluate(*e.args[2], ctx));
+        if (esc.is_null()) return Value();
+        std::string s = ValueToText(esc);
+        std::vector<size_t> cps = CodePointOffsets(s);
+        if (cps.size() != 2) {
+          return Status::InvalidArgument(
+              "ESCAPE expression must be a single character");
+        }
+        // Decode the one code point.
+        const unsigned char* p =
+            reinterpret_cast<const unsigned char*>(s.data());
+        char32_t cp = p[0];
+        if (s.size() == 2) cp = ((p[0] & 0x1F) << 6) | (p[1] & 0x3F);
+        if (s.size() == 3) {
+          cp = ((p[0] & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+        }
+        if (s.size() == 4) {
+          cp = ((p[0] & 0x07) << 18) | ((p[1] & 0x3F) << 12) |
+               ((p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+        }
+        escape = cp;
+      }
+      if (text.is_null() || pattern.is_null()) return Value();
+      if (pattern.type() == Type::kText &&
+          pattern.text().size() > kMaxLikePatternBytes) {
+        return Status::LimitExceeded(
+            "at " + std::to_string(e.pos.line) + ":" +
+            std::to_string(e.pos.column) + ": LIKE pattern is " +
+            std::to_string(pattern.text().size()) + " bytes; the limit is " +
+            std::to_string(kMaxLikePatternBytes));
+      }
+      if (text.type() == Type::kList) {
+        // Multi-valued: true when any element matches.
+        bool any = false, saw_null = false;
+        for (const Value& el : text.list()) {
+          if (el.is_null()) {
+            saw_null = true;
+            continue;
+          }
+          const Collation* c = e.collation;
+          if (c->Like(ValueToText(el), ValueToText(pattern), escape)) {
+            any = true;
+            break;
+          }
+        }
+        std::optional<bool> r;
+        if (any)
+          r = true;
+        else if (!saw_null)
+          r = false;
+        if (r && e.negated) r = !*r;
+        return BoolValue(r);
+      }
+      const Collation* c = e.collation;
+      bool m = c->Like(ValueToText(text), ValueToText(pattern), escape);
+      return Value::Int(m != e.negated ? 1 : 0);
+    }
+    case BoundExpr::Kind::kFunction:
+      return CallFunction(e, ctx);
+    case BoundExpr::Kind::kCast: {
+      LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*e.args[0], ctx));
+      return CastValue(v, e.cast_type);
+    }
+    case BoundExpr::Kind::kArray: {
+      std::vector<Value> elements;
+      for (const auto& a : e.args) {
+        LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*a, ctx));
+        elements.push_back(std::move(v));
+      }
+      return Value::List(std::move(elements));
+    }
+  }
+  return Value();
+}
+
+Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx) {
+  LQ_ASSIGN_OR_RETURN(Value v, Evaluate(expr, ctx));
+  std::optional<bool> t = Truth(v);
+  return t.value_or(false);
+}
+
+const Collation* CarriedCollation(const BoundExpr& e) {
+  switch (e.kind) {
+    case BoundExpr::Kind::kColumn:
+      return e.collation;
+    case BoundExpr::Kind::kCast:
+      return CarriedCollation(*e.args[0]);
+    case BoundExpr::Kind::kUnary:
+      return e.unary_op == parser::UnaryOp::kPlus ? CarriedCollation(*e.args[0])
+                                                  : nullptr;
+    default:
+      return nullptr;
+  }
+}
+
+BoundExprPtr MakeConst(Value v) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundExpr::Kind::kConst;
+  e->type = v.type();
+  e->value = std::move(v);
+  return e;
+}
+
+BoundExprPtr CloneExpr(const BoundExpr& expr) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = expr.kind;
+  e->pos = expr.pos;
+  e->value = expr.value;
+  e->index = expr.index;
+  e->unary_op = expr.unary_op;
+  e->binary_op = expr.binary_op;
+  e->negated = expr.negated;
+  e->function = expr.function;
+  e->cast_type = expr.cast_type;
+  e->type = expr.type;
+  e->is_list = expr.is_list;
+  e->affinity = expr.affinity;
+  e->collation = expr.collation;
+  for (const auto& a : expr.args) e->args.push_back(CloneExpr(*a));
+  return e;
+}
+
+std::string ExprToString(const BoundExpr& e,
+                         const std::vector<std::string>& columns) {
+  auto arg = [&](size_t i) { return ExprToString(*e.args[i], columns); };
+  switch (e.kind) {
+    case BoundExpr::Kind::kConst:
+      return e.value.ToSqlLiteral();
+    case BoundExpr::Kind::kColumn:
+      return e.index < static_cast<int>(columns.size()) ? columns[e.index]
+                                                        : "?col";
+    case BoundExpr::Kind::kParam: {
+      std::string s = "?";
+      return s.append(std::to_string(e.index + 1));
+    }
+    case BoundExpr::Kind::kAggregateRef: {
+      std::string s = "agg";
+      return s.append(std::to_string(e.index));
+    }
+    case BoundExpr::Kind::kUnary:
+      return std::string(e.unary_op == UnaryOp::kNot     ? "NOT "
+                         : e.unary_op == UnaryOp::kMinus ? "-"
+                                                         : "+") +
+             arg(0);
+    case BoundExpr::Kind::kBinary: {
+      static const char* kOps[] = {"+",  "-", "*",  "/", "%",  "||",  "=",
+                                   "<>", "<", "<=", ">", ">=", "AND", "OR"};
+      std::string s = "(";
+      s.append(arg(0)).append(" ").append(kOps[static_cast<int>(e.binary_op)]);
+      return s.append(" ").append(arg(1)).append(")");
+    }
+    case BoundExpr::Kind::kBetween:
+      return arg(0) + (e.negated ? " NOT" : "") + " BETWEEN " + arg(1) +
+             " AND " + arg(2);
+    case BoundExpr::Kind::kIn: {
+      std::string s = arg(0) + (e.negated ? " NOT IN (" : " IN (");
+      for (size_t i = 1; i < e.args.size(); ++i) {
+        if (i > 1) s += ", ";
+        s += arg(i);
+      }
+      return s + ")";
+    }
+    case BoundExpr::Kind::kIsNull:
+      return arg(0) + (e.negated ? " IS NOT NULL" : " IS NULL");
+    case BoundExpr::Kind::kLike:
+      return arg(0) + (e.negated ? " NOT LIKE " : " LIKE ") + arg(1);
+    case BoundExpr::Kind::kFunction: {
+      static const char* kNames[] = {"lower",    "upper",  "length", "abs",
+                                     "coalesce", "ifnull", "nullif", "substr"};
+      std::string s = std::string(kNames[static_cast<int>(e.function)]) + "(";
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        if (i) s += ", ";
+        s += arg(i);
+      }
+      return s + ")";
+    }
+    case BoundExpr::Kind::kCast:
+      return "CAST(" + arg(0) + " AS " + std::string(TypeName(e.cast_type)) +
+             ")";
+    case BoundExpr::Kind::kArray: {
+      std::string s = "ARRAY[";
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        if (i) s += ", ";
+        s += arg(i);
+      }
+      return s + "]";
+    }
+  }
+  return "?";
+}
+
+}  // namespace levelql

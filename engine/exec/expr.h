@@ -1,0 +1,108 @@
+// BoundExpr: an expression whose names are resolved against one table.
+//
+// The binder (binder.h) builds these from parser::Expr; Evaluate computes them
+// over a row. Column references are row positions; parameters are slots in
+// the bound parameter vector; aggregate calls are replaced by references to
+// aggregate results computed by the Aggregate operator. Immutable after
+// binding and safe to evaluate from several threads at once.
+#ifndef LEVELQL_ENGINE_EXEC_EXPR_H_
+#define LEVELQL_ENGINE_EXEC_EXPR_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/exec/value_ops.h"
+#include "indexes/collation.h"
+#include "levelql/status.h"
+#include "parser/ast.h"
+
+namespace levelql {
+
+// Longest LIKE pattern, in bytes (SQLite's default). Longer is an error.
+inline constexpr size_t kMaxLikePatternBytes = 50000;
+
+enum class Function {
+  kLower,
+  kUpper,
+  kLength,
+  kAbs,
+  kCoalesce,
+  kIfnull,
+  kNullif,
+  kSubstr,
+};
+
+enum class AggregateKind { kCountStar, kCount, kSum, kMin, kMax, kAvg };
+
+struct BoundExpr;
+using BoundExprPtr = std::unique_ptr<BoundExpr>;
+
+struct BoundExpr {
+  enum class Kind {
+    kConst,
+    kColumn,
+    kParam,
+    kUnary,
+    kBinary,
+    kBetween,
+    kIn,
+    kIsNull,
+    kLike,
+    kFunction,
+    kCast,
+    kAggregateRef,
+    kArray,
+  };
+  Kind kind = Kind::kConst;
+  parser::Position pos;
+  Value value;     // kConst
+  int index = -1;  // kColumn: row position; kParam: slot; kAggregateRef: slot
+  parser::UnaryOp unary_op = parser::UnaryOp::kPlus;
+  parser::BinaryOp binary_op = parser::BinaryOp::kAdd;
+  bool negated = false;
+  Function function = Function::kLower;
+  Type cast_type = Type::kNull;
+  // Static type when known (a column's declared type, a CAST), else kNull.
+  Type type = Type::kNull;
+  bool is_list = false;                  // a multi-valued column
+  Affinity affinity = Affinity::kNone;   // for comparisons (SQLite's rule)
+  const Collation* collation = nullptr;  // for comparisons and LIKE
+  std::vector<BoundExprPtr> args;
+};
+
+struct AggregateSpec {
+  AggregateKind kind = AggregateKind::kCountStar;
+  bool distinct = false;
+  BoundExprPtr arg;  // null for COUNT(*)
+  const Collation* collation = nullptr;
+};
+
+// What an expression reads besides its own tree.
+struct EvalContext {
+  const std::vector<Value>* row = nullptr;
+  const std::vector<Value>* params = nullptr;
+  const std::vector<Value>* aggregates = nullptr;
+};
+
+Result<Value> Evaluate(const BoundExpr& expr, const EvalContext& ctx);
+
+// Evaluates a predicate: true only when the value is TRUE (not NULL).
+Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx);
+
+// Renders an expression for EXPLAIN with column names from `columns`.
+std::string ExprToString(const BoundExpr& expr,
+                         const std::vector<std::string>& columns);
+
+// The collation an expression's value carries into a comparison, ORDER BY
+// or DISTINCT (SQLite's rule): a column's, kept through CAST and unary +;
+// every other expression carries none. (BoundExpr::collation is the one a
+// node itself compares with.)
+const Collation* CarriedCollation(const BoundExpr& e);
+
+BoundExprPtr MakeConst(Value v);
+BoundExprPtr CloneExpr(const BoundExpr& expr);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_EXEC_EXPR_H_

@@ -1,0 +1,439 @@
+#include "engine/exec/operators.h"
+
+#include <algorithm>
+#include <set>
+
+#include "indexes/row_format.h"
+
+namespace levelql {
+namespace {
+
+class TableScan : public RowSource {
+ public:
+  TableScan(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+            bool reverse)
+      : ctx_(ctx), table_(std::move(table)), reverse_(reverse) {
+    prefix_ = rows::IdPrefix(table_->id);
+    it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
+    const ResumePoint* r = ctx_->resume;
+    const bool resume = r && r->kind == ResumePoint::Kind::kEntry;
+    if (!reverse_) {
+      // Right after the row, or the first row.
+      it_->Seek(resume ? r->key + std::string(1, '\0') : prefix_);
+    } else {
+      // The last row before it, or the last row.
+      it_->Seek(resume ? r->key : keys::PrefixSuccessor(prefix_));
+      if (it_->Valid()) {
+        it_->Prev();
+      } else if (it_->status().ok()) {
+        it_->SeekToLast();
+      }
+    }
+    ++ctx_->seeks;
+  }
+  bool Next(Row* row) override {
+    // Advance lazily: the iterator stays on the row last returned.
+    if (started_ && it_->Valid()) {
+      if (reverse_) {
+        it_->Prev();
+      } else {
+        it_->Next();
+      }
+    }
+    started_ = true;
+    if (!status_.ok() || !it_->Valid()) {
+      if (status_.ok()) status_ = it_->status();
+      return false;
+    }
+    std::string_view key = it_->key();
+    if (key.substr(0, prefix_.size()) != prefix_) {
+      status_ = it_->status();  // LevelDB may skip an unreadable block
+      return false;
+    }
+    if ((++count_ & 1023) == 0 && ctx_->interrupted()) {
+      status_ = Status::Interrupted("statement interrupted");
+      return false;
+    }
+    ++ctx_->keys_read;
+    status_ = rows::DecodeRow(*table_, key, it_->value(), row);
+    return status_.ok();
+  }
+  Status status() const override { return status_; }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    if (!it_->Valid()) return false;
+    *kind = ResumePoint::Kind::kEntry;
+    key->assign(it_->key());
+    return true;
+  }
+
+ private:
+  bool started_ = false;
+  ExecContext* ctx_;
+  std::shared_ptr<const TableSchema> table_;
+  bool reverse_;
+  std::string prefix_;
+  std::unique_ptr<KvIterator> it_;
+  Status status_;
+  uint64_t count_ = 0;
+};
+
+class Filter : public RowSource {
+ public:
+  Filter(ExecContext* ctx, std::unique_ptr<RowSource> input,
+         const BoundExpr* predicate)
+      : ctx_(ctx), input_(std::move(input)), predicate_(predicate) {}
+  bool Next(Row* row) override {
+    while (input_->Next(row)) {
+      EvalContext ec{row, ctx_->params, nullptr};
+      Result<bool> r = EvaluatePredicate(*predicate_, ec);
+      if (!r.ok()) {
+        status_ = r.status();
+        return false;
+      }
+      if (*r) return true;
+    }
+    return false;
+  }
+  Status status() const override {
+    return status_.ok() ? input_->status() : status_;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return input_->Position(kind, key);
+  }
+
+ private:
+  ExecContext* ctx_;
+  std::unique_ptr<RowSource> input_;
+  const BoundExpr* predicate_;
+  Status status_;
+};
+
+class Project : public RowSource {
+ public:
+  Project(ExecContext* ctx, std::unique_ptr<RowSource> input,
+          std::vector<const BoundExpr*> exprs)
+      : ctx_(ctx), input_(std::move(input)), exprs_(std::move(exprs)) {}
+  bool Next(Row* row) override {
+    if (!input_->Next(&in_)) return false;
+    row->clear();
+    row->reserve(exprs_.size());  // exactly: a Sort may keep the row
+    EvalContext ec{&in_, ctx_->params, nullptr};
+    for (const BoundExpr* e : exprs_) {
+      Result<Value> v = Evaluate(*e, ec);
+      if (!v.ok()) {
+        status_ = v.status();
+        return false;
+      }
+      row->push_back(std::move(v).value());
+    }
+    return true;
+  }
+  Status status() const override {
+    return status_.ok() ? input_->status() : status_;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return input_->Position(kind, key);
+  }
+
+ private:
+  ExecContext* ctx_;
+  std::unique_ptr<RowSource> input_;
+  std::vector<const BoundExpr*> exprs_;
+  Row in_;
+  Status status_;
+};
+
+// Accumulates one aggregate.
+class Accumulator {
+ public:
+  explicit Accumulator(const AggregateSpec* spec) : spec_(spec) {}
+
+  Status Add(const Value& v) {
+    if (spec_->kind == AggregateKind::kCountStar) {
+      ++count_;
+      return Status::OK();
+    }
+    if (v.is_null()) return Status::OK();
+    if (spec_->distinct) {
+      for (const Value& seen : seen_) {
+        if (CompareValues(seen, v, spec_->collation) == 0) {
+          return Status::OK();
+        }
+      }
+      seen_.push_back(v);
+    }
+    ++count_;
+    switch (spec_->kind) {
+      case AggregateKind::kSum:
+      case AggregateKind::kAvg: {
+        Value n = ToNumeric(v);
+        if (n.type() == Type::kReal || real_) {
+          if (!real_) {
+            real_ = true;
+            rsum_ = static_cast<double>(isum_);
+          }
+          rsum_ += n.AsDouble();
+        } else if (int64_t sum;
+                   __builtin_add_overflow(isum_, n.int_value(), &sum)) {
+          // (The wrapped sum is not kept: AVG continues in floating point.)
+          if (spec_->kind == AggregateKind::kSum) {
+            return Status::TypeError("integer overflow in SUM");
+          }
+          real_ = true;
+          rsum_ = static_cast<double>(isum_) + n.AsDouble();
+        } else {
+          isum_ = sum;
+        }
+        break;
+      }
+      case AggregateKind::kMin:
+        if (best_.is_null() || CompareValues(v, best_, spec_->collation) < 0) {
+          best_ = v;
+        }
+        break;
+      case AggregateKind::kMax:
+        if (best_.is_null() || CompareValues(v, best_, spec_->collation) > 0) {
+          best_ = v;
+        }
+        break;
+      default:
+        break;
+    }
+    return Status::OK();
+  }
+
+  Value Result() const {
+    switch (spec_->kind) {
+      case AggregateKind::kCountStar:
+      case AggregateKind::kCount:
+        return Value::Int(count_);
+      case AggregateKind::kSum:
+        if (count_ == 0) return Value();
+        return real_ ? Value::Real(rsum_) : Value::Int(isum_);
+      case AggregateKind::kAvg:
+        if (count_ == 0) return Value();
+        return Value::Real((real_ ? rsum_ : static_cast<double>(isum_)) /
+                           static_cast<double>(count_));
+      case AggregateKind::kMin:
+      case AggregateKind::kMax:
+        return best_;
+    }
+    return Value();
+  }
+
+ private:
+  const AggregateSpec* spec_;
+  int64_t count_ = 0;
+  int64_t isum_ = 0;
+  double rsum_ = 0;
+  bool real_ = false;
+  Value best_;
+  std::vector<Value> seen_;
+};
+
+class Aggregate : public RowSource {
+ public:
+  Aggregate(ExecContext* ctx, std::unique_ptr<RowSource> input,
+            const std::vector<AggregateSpec>* aggregates,
+            std::vector<const BoundExpr*> exprs, size_t row_width)
+      : ctx_(ctx),
+        input_(std::move(input)),
+        aggregates_(aggregates),
+        exprs_(std::move(exprs)),
+        row_width_(row_width) {}
+
+  bool Next(Row* out) override {
+    if (done_) return false;
+    done_ = true;
+    std::vector<Accumulator> acc;
+    for (const AggregateSpec& spec : *aggregates_) acc.emplace_back(&spec);
+    Row row, last(row_width_);
+    while (input_->Next(&row)) {
+      EvalContext ec{&row, ctx_->params, nullptr};
+      for (size_t i = 0; i < acc.size(); ++i) {
+        Value v;
+        if (const BoundExpr* arg = (*aggregates_)[i].arg.get()) {
+          Result<Value> r = Evaluate(*arg, ec);
+          if (!r.ok()) return Fail(r.status());
+          v = std::move(r).value();
+        }
+        Status s = acc[i].Add(v);
+        if (!s.ok()) return Fail(s);
+      }
+      last.swap(row);
+    }
+    if (!input_->status().ok()) return Fail(input_->status());
+    std::vector<Value> results;
+    for (const Accumulator& a : acc) results.push_back(a.Result());
+    EvalContext ec{&last, ctx_->params, &results};
+    out->clear();
+    for (const BoundExpr* e : exprs_) {
+      Result<Value> v = Evaluate(*e, ec);
+      if (!v.ok()) return Fail(v.status());
+      out->push_back(std::move(v).value());
+    }
+    return true;
+  }
+  Status status() const override { return status_; }
+
+ private:
+  bool Fail(Status s) {
+    status_ = std::move(s);
+    return false;
+  }
+  ExecContext* ctx_;
+  std::unique_ptr<RowSource> input_;
+  const std::vector<AggregateSpec>* aggregates_;
+  std::vector<const BoundExpr*> exprs_;
+  size_t row_width_;
+  bool done_ = false;
+  Status status_;
+};
+
+class Distinct : public RowSource {
+ public:
+  Distinct(std::unique_ptr<RowSource> input, size_t width,
+           std::vector<const Collation*> collations)
+      : input_(std::move(input)),
+        width_(width),
+        seen_(Less{width, std::move(collations)}) {}
+  bool Next(Row* row) override {
+    while (input_->Next(row)) {
+      Row key(row->begin(), row->begin() + width_);
+      if (seen_.insert(std::move(key)).second) return true;
+    }
+    return false;
+  }
+  Status status() const override { return input_->status(); }
+
+ private:
+  struct Less {
+    size_t width;
+    std::vector<const Collation*> collations;
+    bool operator()(const Row& a, const Row& b) const {
+      for (size_t i = 0; i < width; ++i) {
+        int c = CompareValues(a[i], b[i], collations[i]);
+        if (c != 0) return c < 0;
+      }
+      return false;
+    }
+  };
+  std::unique_ptr<RowSource> input_;
+  size_t width_;
+  std::set<Row, Less> seen_;
+};
+
+class Limit : public RowSource {
+ public:
+  Limit(std::unique_ptr<RowSource> input, int64_t offset, int64_t limit)
+      : input_(std::move(input)), offset_(offset), limit_(limit) {}
+  bool Next(Row* row) override {
+    while (offset_ > 0) {
+      if (!input_->Next(row)) return false;
+      --offset_;
+    }
+    if (limit_ == 0) return false;
+    if (!input_->Next(row)) return false;
+    if (limit_ > 0) --limit_;
+    return true;
+  }
+  Status status() const override { return input_->status(); }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return input_->Position(kind, key);
+  }
+
+ private:
+  std::unique_ptr<RowSource> input_;
+  int64_t offset_;
+  int64_t limit_;
+};
+
+class ResumeFilter : public RowSource {
+ public:
+  ResumeFilter(std::unique_ptr<RowSource> input, std::vector<SortKey> keys,
+               Row after)
+      : input_(std::move(input)),
+        keys_(std::move(keys)),
+        after_(std::move(after)) {}
+  bool Next(Row* row) override {
+    while (input_->Next(row)) {
+      if (CompareRows(*row, after_, keys_) > 0) return true;
+    }
+    return false;
+  }
+  Status status() const override { return input_->status(); }
+
+ private:
+  std::unique_ptr<RowSource> input_;
+  std::vector<SortKey> keys_;
+  Row after_;
+};
+
+class Values : public RowSource {
+ public:
+  explicit Values(std::vector<Row> rows) : rows_(std::move(rows)) {}
+  bool Next(Row* row) override {
+    if (pos_ >= rows_.size()) return false;
+    *row = std::move(rows_[pos_++]);
+    return true;
+  }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  std::vector<Row> rows_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+int CompareRows(const Row& a, const Row& b, const std::vector<SortKey>& keys) {
+  for (const SortKey& k : keys) {
+    int c = CompareValues(a[k.column], b[k.column], k.collation);
+    if (c != 0) return k.desc ? -c : c;
+  }
+  return 0;
+}
+
+std::unique_ptr<RowSource> NewTableScan(
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table, bool reverse) {
+  return std::make_unique<TableScan>(ctx, std::move(table), reverse);
+}
+std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,
+                                     std::unique_ptr<RowSource> input,
+                                     const BoundExpr* predicate) {
+  return std::make_unique<Filter>(ctx, std::move(input), predicate);
+}
+std::unique_ptr<RowSource> NewProject(ExecContext* ctx,
+                                      std::unique_ptr<RowSource> input,
+                                      std::vector<const BoundExpr*> exprs) {
+  return std::make_unique<Project>(ctx, std::move(input), std::move(exprs));
+}
+std::unique_ptr<RowSource> NewAggregate(
+    ExecContext* ctx, std::unique_ptr<RowSource> input,
+    const std::vector<AggregateSpec>* aggregates,
+    std::vector<const BoundExpr*> exprs, size_t row_width) {
+  return std::make_unique<Aggregate>(ctx, std::move(input), aggregates,
+                                     std::move(exprs), row_width);
+}
+std::unique_ptr<RowSource> NewDistinct(
+    std::unique_ptr<RowSource> input, size_t width,
+    std::vector<const Collation*> collations) {
+  return std::make_unique<Distinct>(std::move(input), width,
+                                    std::move(collations));
+}
+std::unique_ptr<RowSource> NewLimit(std::unique_ptr<RowSource> input,
+                                    int64_t offset, int64_t limit) {
+  return std::make_unique<Limit>(std::move(input), offset, limit);
+}
+std::unique_ptr<RowSource> NewResumeFilter(std::unique_ptr<RowSource> input,
+                                           std::vector<SortKey> keys,
+                                           Row after) {
+  return std::make_unique<ResumeFilter>(std::move(input), std::move(keys),
+                                        std::move(after));
+}
+
+std::unique_ptr<RowSource> NewValues(std::vector<Row> rows) {
+  return std::make_unique<Values>(std::move(rows));
+}
+
+}  // namespace levelql

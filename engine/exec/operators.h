@@ -1,0 +1,125 @@
+// Pull-based row operators: each pulls rows from its input on Next().
+//
+// A RowSource is used by one thread. Next(row) returns false at the end or on
+// error; status() tells which. Rows handed out are owned by the caller.
+// Operators here are the always-correct building blocks (scan, filter,
+// project, aggregate, distinct, sort, limit); index access paths add their
+// own sources in access_path.h.
+#ifndef LEVELQL_ENGINE_EXEC_OPERATORS_H_
+#define LEVELQL_ENGINE_EXEC_OPERATORS_H_
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/catalog/stats.h"
+#include "engine/exec/expr.h"
+#include "engine/plan/continuation.h"
+#include "engine/plan/sort_key.h"
+#include "engine/storage/kv_store.h"
+#include "indexes/schema.h"
+
+namespace levelql {
+
+// Per-statement execution state: one snapshot for every read.
+struct ExecContext {
+  KvStore* store = nullptr;
+  std::shared_ptr<const KvSnapshot> snapshot;
+  const std::vector<Value>* params = nullptr;
+  int64_t sort_memory_bytes = 64 << 20;  // before a sort spills to disk
+  uint64_t spilled_runs = 0;             // for EXPLAIN ANALYZE and tests
+  // Sort merges (sort.cc), for tests: passes that merged runs into longer
+  // runs, and the most runs merged at once.
+  uint64_t merge_passes = 0;
+  uint64_t max_merge_fan_in = 0;
+  // Set when resuming from a continuation token: the access path starts
+  // right after this position.
+  const ResumePoint* resume = nullptr;
+  const std::atomic<uint64_t>* interrupt_epoch = nullptr;
+  uint64_t start_epoch = 0;
+  // Counters for EXPLAIN ANALYZE.
+  uint64_t keys_read = 0;
+  uint64_t seeks = 0;
+
+  // ANALYZE statistics of a table, or null; for the planner's estimates.
+  std::function<const TableStats*(const TableSchema&)> stats;
+
+  // Steady-clock time after which the statement stops (0: none).
+  int64_t deadline_ns = 0;
+
+  // Checked every 1024 keys by scans.
+  bool interrupted() const {
+    if (interrupt_epoch && interrupt_epoch->load() != start_epoch) return true;
+    return deadline_ns != 0 && NowNanos() > deadline_ns;
+  }
+  static int64_t NowNanos() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+};
+
+class RowSource {
+ public:
+  virtual ~RowSource() = default;
+  virtual bool Next(Row* row) = 0;
+  virtual Status status() const = 0;
+  // Where the row last returned sits in the scan order (its entry key or
+  // primary key), for continuation tokens. False when unknown.
+  virtual bool Position(ResumePoint::Kind* kind, std::string* key) const {
+    (void)kind;
+    (void)key;
+    return false;
+  }
+};
+
+// Every row of `table` in primary-key order (descending with `reverse`).
+std::unique_ptr<RowSource> NewTableScan(
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+    bool reverse = false);
+// Rows of `input` for which `predicate` is TRUE. The predicate must outlive
+// the operator.
+std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,
+                                     std::unique_ptr<RowSource> input,
+                                     const BoundExpr* predicate);
+// Evaluates `exprs` over each input row.
+std::unique_ptr<RowSource> NewProject(ExecContext* ctx,
+                                      std::unique_ptr<RowSource> input,
+                                      std::vector<const BoundExpr*> exprs);
+// One row: `exprs` evaluated over the aggregates of all input rows (bare
+// columns see the last input row, or NULLs when there was none).
+std::unique_ptr<RowSource> NewAggregate(
+    ExecContext* ctx, std::unique_ptr<RowSource> input,
+    const std::vector<AggregateSpec>* aggregates,
+    std::vector<const BoundExpr*> exprs, size_t row_width);
+// Drops rows whose first `width` values equal an earlier row's.
+std::unique_ptr<RowSource> NewDistinct(
+    std::unique_ptr<RowSource> input, size_t width,
+    std::vector<const Collation*> collations);
+
+// All rows sorted by `keys` (stable). With `limit` >= 0 keeps only the first
+// `limit` rows using a bounded heap (top-k). Without a limit, rows beyond
+// ctx->sort_memory_bytes (their real heap memory) are sorted in runs spilled
+// to a temporary file and merged, a bounded number of runs at a time, in
+// as many passes as needed (sort.cc).
+std::unique_ptr<RowSource> NewSort(ExecContext* ctx,
+                                   std::unique_ptr<RowSource> input,
+                                   std::vector<SortKey> keys, int64_t limit);
+// Skips `offset` rows, then returns at most `limit` (-1: no limit).
+std::unique_ptr<RowSource> NewLimit(std::unique_ptr<RowSource> input,
+                                    int64_t offset, int64_t limit);
+// Rows after `after` in the order of `keys` (continuation of a sorted plan).
+std::unique_ptr<RowSource> NewResumeFilter(std::unique_ptr<RowSource> input,
+                                           std::vector<SortKey> keys,
+                                           Row after);
+// Rows from a vector.
+std::unique_ptr<RowSource> NewValues(std::vector<Row> rows);
+
+int CompareRows(const Row& a, const Row& b, const std::vector<SortKey>& keys);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_EXEC_OPERATORS_H_

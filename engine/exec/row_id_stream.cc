@@ -1,0 +1,843 @@
+#include "engine/exec/row_id_stream.h"
+
+#include <algorithm>
+
+#include "indexes/row_format.h"
+
+namespace levelql {
+namespace {
+
+// How many Next() steps a Seek tries before it pays for a real seek.
+// A LevelDB seek costs about as much as a few dozen Next() calls (measured
+// by bench W3), so nearby targets are reached by stepping.
+constexpr int kStepsBeforeSeek = 32;
+
+// Candidate keys an intersection meets before it may judge itself
+// unselective and continue with its driver alone.
+constexpr uint64_t kCandidatesBeforeSwitch = 256;
+
+class SpanStream : public RowIdStream {
+ public:
+  SpanStream(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+             const IndexSchema* index, std::vector<KeySpan> spans, bool reverse,
+             NodeStats* stats)
+      : ctx_(ctx),
+        table_(std::move(table)),
+        index_(index),
+        spans_(std::move(spans)),
+        reverse_(reverse),
+        stats_(stats),
+        table_prefix_len_(rows::IdPrefix(table_->id).size()) {
+    it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
+    if (reverse_) std::reverse(spans_.begin(), spans_.end());
+    span_ = 0;
+    EnterSpan();
+  }
+
+  bool Valid() const override { return valid_; }
+  // Found on first use: many entries are stepped over (OFFSET, COUNT(*))
+  // and never asked for their primary key. A view into the entry.
+  std::string_view pk() const override {
+    if (!pk_ready_) {
+      pk_ready_ = true;
+      if (index_ == nullptr) {
+        pk_ = it_->key().substr(table_prefix_len_);
+      } else {
+        rows::EntryParts parts;
+        Status s =
+            rows::ParseIndexEntry(*index_, it_->key(), it_->value(), &parts);
+        if (s.ok()) {
+          pk_ = parts.pk;
+        } else {
+          pk_status_ = s;
+          pk_ = {};
+        }
+      }
+    }
+    return pk_;
+  }
+  std::string_view entry_key() const override { return it_->key(); }
+  std::string_view entry_value() const override { return it_->value(); }
+  bool reads_rows() const override { return index_ == nullptr; }
+  bool position_is_entry() const override { return true; }
+  Status status() const override {
+    if (!status_.ok()) return status_;
+    return pk_status_.ok() ? it_->status() : pk_status_;
+  }
+
+  void SeekAfterEntry(std::string_view key) override {
+    span_ = 0;
+    if (!reverse_) {
+      std::string target(key);
+      target.push_back('\0');
+      while (span_ < spans_.size() && spans_[span_].hi <= target) ++span_;
+      if (span_ >= spans_.size()) {
+        valid_ = false;
+        return;
+      }
+      Reposition(std::max(target, spans_[span_].lo));
+      return;
+    }
+    while (span_ < spans_.size() && spans_[span_].lo >= key) ++span_;
+    if (span_ >= spans_.size()) {
+      valid_ = false;
+      return;
+    }
+    ++ctx_->seeks;
+    it_->Seek(std::min(std::string(key), spans_[span_].hi));
+    if (it_->Valid()) {
+      it_->Prev();
+    } else if (it_->status().ok()) {
+      it_->SeekToLast();
+    }
+    Settle();
+  }
+
+  void Next() override {
+    if (reverse_) {
+      it_->Prev();
+    } else {
+      it_->Next();
+    }
+    Settle();
+  }
+
+  bool reverse() const override { return reverse_; }
+
+  void Seek(std::string_view target) override {
+    for (int i = 0; i < kStepsBeforeSeek && valid_ && Before(pk(), target);
+         ++i) {
+      Next();
+    }
+    while (valid_ && Before(pk(), target)) {
+      const KeySpan& span = spans_[span_];
+      std::string key;
+      if (index_ == nullptr) {
+        key = rows::IdPrefix(table_->id);
+      } else if (!index_->unique || NullInSpan()) {
+        // A pk-sorted index span fixes every index column: its entries are
+        // span.lo followed by the pk components.
+        key = span.lo;
+      } else {
+        Next();  // a unique span holds at most one entry
+        continue;
+      }
+      key.append(target.data(), target.size());
+      if (!reverse_) {
+        if (key >= span.hi) {
+          ++span_;
+          EnterSpan();
+          continue;
+        }
+        Reposition(std::max(key, span.lo));
+        continue;
+      }
+      // Backward: the last entry at or before the target.
+      if (key < span.lo) {
+        ++span_;
+        EnterSpan();
+        continue;
+      }
+      ++ctx_->seeks;
+      if (stats_) ++stats_->seeks;
+      it_->Seek(key);
+      if (!it_->Valid()) {
+        if (it_->status().ok()) it_->SeekToLast();
+      } else if (it_->key() != key) {
+        it_->Prev();
+      }
+      Settle();
+    }
+  }
+
+ private:
+  bool Before(std::string_view a, std::string_view b) const {
+    return reverse_ ? a > b : a < b;
+  }
+
+  bool NullInSpan() const {
+    std::vector<Value> values;
+    if (!rows::DecodeIndexKey(*index_, spans_[span_].lo, &values).ok()) {
+      return true;
+    }
+    for (const Value& v : values) {
+      if (v.is_null()) return true;
+    }
+    return false;
+  }
+
+  void Reposition(const std::string& key) {
+    ++ctx_->seeks;
+    if (stats_) ++stats_->seeks;
+    it_->Seek(key);
+    Settle();
+  }
+
+  void EnterSpan() {
+    valid_ = false;
+    while (span_ < spans_.size()) {
+      const KeySpan& span = spans_[span_];
+      ++ctx_->seeks;
+      if (stats_) ++stats_->seeks;
+      if (reverse_) {
+        it_->Seek(span.hi);
+        if (it_->Valid()) {
+          it_->Prev();
+        } else if (it_->status().ok()) {
+          it_->SeekToLast();
+        }
+      } else {
+        it_->Seek(span.lo);
+      }
+      if (InSpan()) {
+        Load();
+        return;
+      }
+      if (!it_->status().ok()) return;
+      ++span_;
+    }
+  }
+
+  bool InSpan() const {
+    if (!it_->Valid()) return false;
+    const KeySpan& span = spans_[span_];
+    std::string_view k = it_->key();
+    return k >= span.lo && k < span.hi;
+  }
+
+  void Settle() {
+    if (InSpan()) {
+      Load();
+      return;
+    }
+    ++span_;
+    EnterSpan();
+  }
+
+  void Load() {
+    if ((++count_ & 1023) == 0 && ctx_->interrupted()) {
+      status_ = Status::Interrupted("statement interrupted");
+      valid_ = false;
+      return;
+    }
+    ++ctx_->keys_read;
+    if (stats_) {
+      ++stats_->keys;
+      ++stats_->rows;
+    }
+    pk_ready_ = false;
+    valid_ = true;
+  }
+
+  ExecContext* ctx_;
+  std::shared_ptr<const TableSchema> table_;
+  const IndexSchema* index_;
+  std::vector<KeySpan> spans_;
+  bool reverse_;
+  NodeStats* stats_;
+  size_t table_prefix_len_;
+  std::unique_ptr<KvIterator> it_;
+  size_t span_ = 0;
+  bool valid_ = false;
+  mutable bool pk_ready_ = false;
+  mutable std::string_view pk_;
+  mutable Status pk_status_;  // an entry whose primary key would not parse
+  Status status_;
+  uint64_t count_ = 0;
+};
+
+// The rows of a primary-key path that fixes every key column: each span is
+// one row key, read with a point Get (bloom filters, no iterator) instead
+// of a scan. Keys in span order (primary-key order), or reversed.
+class PointStream : public RowIdStream {
+ public:
+  PointStream(ExecContext* ctx, const TableSchema& table,
+              std::vector<KeySpan> spans, bool reverse, NodeStats* stats)
+      : ctx_(ctx),
+        spans_(std::move(spans)),
+        reverse_(reverse),
+        stats_(stats),
+        prefix_len_(rows::IdPrefix(table.id).size()) {
+    if (reverse_) std::reverse(spans_.begin(), spans_.end());
+    Settle();
+  }
+  bool Valid() const override { return pos_ < spans_.size(); }
+  bool reverse() const override { return reverse_; }
+  void Next() override {
+    ++pos_;
+    Settle();
+  }
+  void Seek(std::string_view target) override {
+    while (Valid() && (reverse_ ? pk() > target : pk() < target)) Next();
+  }
+  std::string_view pk() const override {
+    return std::string_view(spans_[pos_].lo).substr(prefix_len_);
+  }
+  Status status() const override { return status_; }
+  std::string_view entry_key() const override { return spans_[pos_].lo; }
+  std::string_view entry_value() const override { return value_; }
+  bool reads_rows() const override { return true; }
+  bool position_is_entry() const override { return true; }
+  void SeekAfterEntry(std::string_view key) override {
+    pos_ = 0;
+    while (pos_ < spans_.size() &&
+           (reverse_ ? spans_[pos_].lo >= key : spans_[pos_].lo <= key)) {
+      ++pos_;
+    }
+    Settle();
+  }
+
+ private:
+  // Moves to the first span whose row exists.
+  void Settle() {
+    for (; pos_ < spans_.size(); ++pos_) {
+      ++ctx_->seeks;
+      if (stats_) ++stats_->seeks;
+      Status s =
+          ctx_->store->Get(ctx_->snapshot.get(), spans_[pos_].lo, &value_);
+      if (s.ok()) {
+        ++ctx_->keys_read;
+        if (stats_) {
+          ++stats_->keys;
+          ++stats_->rows;
+        }
+        return;
+      }
+      if (s.code() != Status::Code::kNotFound) {
+        status_ = s;
+        pos_ = spans_.size();
+        return;
+      }
+    }
+  }
+
+  ExecContext* ctx_;
+  std::vector<KeySpan> spans_;
+  bool reverse_;
+  NodeStats* stats_;
+  size_t prefix_len_;
+  size_t pos_ = 0;
+  std::string value_;
+  Status status_;
+};
+
+// True when `a` comes before `b` in a stream read in direction `reverse`.
+bool Before(bool reverse, std::string_view a, std::string_view b) {
+  return reverse ? a > b : a < b;
+}
+
+class UnionStream : public RowIdStream {
+ public:
+  UnionStream(std::vector<std::unique_ptr<RowIdStream>> children,
+              NodeStats* stats)
+      : children_(std::move(children)),
+        stats_(stats),
+        reverse_(children_[0]->reverse()) {
+    Pick();
+  }
+  bool reverse() const override { return reverse_; }
+  bool Valid() const override { return valid_; }
+  std::string_view pk() const override { return cur_; }
+  // The entry of the (first) stream positioned at the current key.
+  std::string_view entry_key() const override {
+    return children_[cur_child_]->entry_key();
+  }
+  std::string_view entry_value() const override {
+    return children_[cur_child_]->entry_value();
+  }
+  bool reads_rows() const override {
+    return children_[cur_child_]->reads_rows();
+  }
+  void Next() override {
+    for (auto& c : children_) {
+      if (c->Valid() && c->pk() == cur_) c->Next();
+    }
+    Pick();
+  }
+  void Seek(std::string_view target) override {
+    for (auto& c : children_) {
+      if (c->Valid() && Before(reverse_, c->pk(), target)) c->Seek(target);
+    }
+    Pick();
+  }
+  Status status() const override {
+    for (const auto& c : children_) {
+      if (!c->status().ok()) return c->status();
+    }
+    return Status::OK();
+  }
+
+ private:
+  void Pick() {
+    valid_ = false;
+    for (size_t i = 0; i < children_.size(); ++i) {
+      const auto& c = children_[i];
+      if (!c->Valid()) {
+        // An exhausted stream may have stopped on an error.
+        if (!c->status().ok()) return;
+        continue;
+      }
+      if (!valid_ || Before(reverse_, c->pk(), cur_)) {
+        cur_.assign(c->pk());
+        cur_child_ = i;
+        valid_ = true;
+      }
+    }
+    if (valid_ && stats_) ++stats_->rows;
+  }
+  std::vector<std::unique_ptr<RowIdStream>> children_;
+  NodeStats* stats_;
+  bool reverse_;
+  bool valid_ = false;
+  size_t cur_child_ = 0;
+  std::string cur_;
+};
+
+class IntersectStream : public RowIdStream {
+ public:
+  IntersectStream(std::vector<std::unique_ptr<RowIdStream>> children,
+                  NodeStats* stats)
+      : children_(std::move(children)),
+        stats_(stats),
+        reverse_(children_[0]->reverse()) {
+    Align();
+  }
+  bool reverse() const override { return reverse_; }
+  bool Valid() const override {
+    return driver_only_ ? children_[0]->Valid() : valid_;
+  }
+  std::string_view entry_key() const override {
+    return children_[0]->entry_key();
+  }
+  std::string_view entry_value() const override {
+    return children_[0]->entry_value();
+  }
+  bool reads_rows() const override { return children_[0]->reads_rows(); }
+  std::string_view pk() const override {
+    return driver_only_ ? children_[0]->pk() : std::string_view(cur_);
+  }
+  void Next() override {
+    children_[0]->Next();
+    if (driver_only_) {
+      if (stats_ && children_[0]->Valid()) ++stats_->rows;
+      return;
+    }
+    Align();
+    MaybeSwitch();
+  }
+  void Seek(std::string_view target) override {
+    children_[0]->Seek(target);
+    if (!driver_only_) Align();
+  }
+  Status status() const override {
+    for (const auto& c : children_) {
+      if (!c->status().ok()) return c->status();
+    }
+    return Status::OK();
+  }
+
+ private:
+  // Leapfrog: every stream seeks to the largest current key until all agree.
+  void Align() {
+    valid_ = false;
+    while (true) {
+      for (const auto& c : children_) {
+        if (!c->Valid()) return;
+      }
+      // The latest key in the reading direction.
+      std::string_view latest = children_[0]->pk();
+      for (const auto& c : children_) {
+        if (Before(reverse_, latest, c->pk())) latest = c->pk();
+      }
+      std::string target(latest);
+      bool agreed = true;
+      for (auto& c : children_) {
+        if (Before(reverse_, c->pk(), target)) {
+          c->Seek(target);
+          if (!c->Valid()) return;
+          agreed = agreed && c->pk() == target;
+        }
+      }
+      if (agreed) {
+        cur_ = std::move(target);
+        valid_ = true;
+        ++outputs_;
+        if (stats_) ++stats_->rows;
+        return;
+      }
+      ++rejected_;  // the candidate is missing from some stream
+    }
+  }
+
+  // An intersection that rejects almost nothing costs seeks for no gain:
+  // continue with the driver alone (the plan re-checks the WHERE clause on
+  // every row, so dropping the other streams keeps the answer). Judged on
+  // every candidate key met, the rejected ones included, once 256 were.
+  void MaybeSwitch() {
+    const uint64_t candidates = outputs_ + rejected_;
+    if (candidates >= kCandidatesBeforeSwitch &&
+        outputs_ * 10 >= candidates * 9) {
+      driver_only_ = true;
+    }
+  }
+
+  std::vector<std::unique_ptr<RowIdStream>> children_;
+  NodeStats* stats_;
+  bool reverse_;
+  bool valid_ = false;
+  bool driver_only_ = false;
+  uint64_t outputs_ = 0;   // candidates every stream had
+  uint64_t rejected_ = 0;  // candidates some stream lacked
+  std::string cur_;
+};
+
+class SortedStream : public RowIdStream {
+ public:
+  SortedStream(std::unique_ptr<RowIdStream> child, bool reverse,
+               NodeStats* stats)
+      : reverse_(reverse) {
+    while (child->Valid()) {
+      keys_.emplace_back(child->pk());
+      child->Next();
+    }
+    status_ = child->status();
+    std::sort(keys_.begin(), keys_.end());
+    keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
+    if (reverse_) std::reverse(keys_.begin(), keys_.end());
+    if (stats) stats->rows = keys_.size();
+  }
+  bool reverse() const override { return reverse_; }
+  bool Valid() const override { return status_.ok() && pos_ < keys_.size(); }
+  std::string_view pk() const override { return keys_[pos_]; }
+  void Next() override { ++pos_; }
+  void Seek(std::string_view target) override {
+    auto from = keys_.begin() + static_cast<ptrdiff_t>(pos_);
+    pos_ = (reverse_ ? std::lower_bound(from, keys_.end(), target,
+                                        std::greater<std::string_view>())
+                     : std::lower_bound(from, keys_.end(), target)) -
+           keys_.begin();
+  }
+  Status status() const override { return status_; }
+
+ private:
+  bool reverse_;
+  std::vector<std::string> keys_;
+  size_t pos_ = 0;
+  Status status_;
+};
+
+class SkipStream : public RowIdStream {
+ public:
+  SkipStream(std::unique_ptr<RowIdStream> child, int64_t n)
+      : child_(std::move(child)) {
+    for (int64_t i = 0; i < n && child_->Valid(); ++i) child_->Next();
+  }
+  bool Valid() const override { return child_->Valid(); }
+  std::string_view pk() const override { return child_->pk(); }
+  std::string_view entry_key() const override { return child_->entry_key(); }
+  std::string_view entry_value() const override {
+    return child_->entry_value();
+  }
+  bool reads_rows() const override { return child_->reads_rows(); }
+  bool reverse() const override { return child_->reverse(); }
+  bool position_is_entry() const override {
+    return child_->position_is_entry();
+  }
+  void SeekAfterEntry(std::string_view key) override {
+    child_->SeekAfterEntry(key);
+  }
+  void Next() override { child_->Next(); }
+  void Seek(std::string_view target) override { child_->Seek(target); }
+  Status status() const override { return child_->status(); }
+
+ private:
+  std::unique_ptr<RowIdStream> child_;
+};
+
+// Where a key stream stands, for continuation tokens: its entry key when
+// it walks one scan in key order, else the primary key.
+bool StreamPosition(const RowIdStream& ids, ResumePoint::Kind* kind,
+                    std::string* key) {
+  if (!ids.Valid()) return false;
+  if (ids.position_is_entry()) {
+    *kind = ResumePoint::Kind::kEntry;
+    key->assign(ids.entry_key());
+  } else {
+    *kind = ResumePoint::Kind::kPk;
+    key->assign(ids.pk());
+  }
+  return true;
+}
+
+// Whether `entry` is the first (smallest) of the entries `row` owns in the
+// index of `path` that lie inside the path's spans: the one entry at which a
+// scan that can meet the row several times returns it. The rule depends only
+// on the row and the entry, so a scan resumed at any entry still returns
+// each row exactly once.
+bool IsFirstEntry(const TableSchema& table, const AccessPath& path,
+                  const Row& row, std::string_view entry) {
+  std::vector<rows::IndexEntry> entries;
+  rows::IndexEntriesForRow(table, *path.index, row, &entries);
+  for (const rows::IndexEntry& e : entries) {
+    if (e.key >= entry) continue;
+    // Spans are sorted by lo and disjoint: the candidate span is the last
+    // one starting at or before the key.
+    auto it = std::upper_bound(
+        path.spans.begin(), path.spans.end(), e.key,
+        [](const std::string& k, const KeySpan& s) { return k < s.lo; });
+    if (it != path.spans.begin() && e.key < std::prev(it)->hi) return false;
+  }
+  return true;
+}
+
+class Fetch : public RowSource {
+ public:
+  Fetch(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+        std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+        const AccessPath* first_entry_of)
+      : ctx_(ctx),
+        table_(std::move(table)),
+        ids_(std::move(ids)),
+        stats_(stats),
+        first_entry_of_(first_entry_of),
+        prefix_(rows::IdPrefix(table_->id)) {}
+
+  bool Next(Row* row) override {
+    while (FetchNext(row)) {
+      if (first_entry_of_ == nullptr ||
+          IsFirstEntry(*table_, *first_entry_of_, *row, ids_->entry_key())) {
+        if (stats_) ++stats_->rows;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return started_ && StreamPosition(*ids_, kind, key);
+  }
+  Status status() const override {
+    return status_.ok() ? ids_->status() : status_;
+  }
+
+ private:
+  bool FetchNext(Row* row) {
+    // Advance lazily, so a LIMIT that stops pulling reads no key too many.
+    if (started_) ids_->Next();
+    started_ = true;
+    if (!status_.ok() || !ids_->Valid()) return false;
+    if (ids_->reads_rows()) {
+      status_ =
+          rows::DecodeRow(*table_, ids_->entry_key(), ids_->entry_value(), row);
+    } else {
+      // A point read: LevelDB's Get stops at the first level that has the
+      // key and skips files by their bloom filters, where an iterator's
+      // Seek positions a cursor in every level.
+      key_ = prefix_;
+      key_.append(ids_->pk());
+      Status s = ctx_->store->Get(ctx_->snapshot.get(), key_, &value_);
+      ++ctx_->seeks;
+      ++ctx_->keys_read;
+      if (stats_) {
+        ++stats_->seeks;
+        ++stats_->keys;
+      }
+      if (!s.ok()) {
+        status_ =
+            s.code() == Status::Code::kNotFound
+                ? Status::Corruption("index entry of table " + table_->name +
+                                     " points to a missing row")
+                : s;
+        return false;
+      }
+      status_ = rows::DecodeRow(*table_, key_, value_, row);
+    }
+    return status_.ok();
+  }
+
+  bool started_ = false;
+  ExecContext* ctx_;
+  std::shared_ptr<const TableSchema> table_;
+  std::unique_ptr<RowIdStream> ids_;
+  NodeStats* stats_;
+  const AccessPath* first_entry_of_;
+  std::string prefix_;
+  std::string key_;
+  std::string value_;
+  Status status_;
+};
+
+class IndexOnly : public RowSource {
+ public:
+  // Where each part of an entry goes in the row: a column number, or -1
+  // when the query does not read it (skipped without decoding).
+  IndexOnly(std::shared_ptr<const TableSchema> table, const IndexSchema* index,
+            std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+            const std::vector<int>& read_columns)
+      : table_(std::move(table)),
+        index_(index),
+        ids_(std::move(ids)),
+        stats_(stats),
+        decode_(!read_columns.empty()) {
+    std::vector<bool> wanted(table_->columns.size(), false);
+    for (int c : read_columns) wanted[c] = true;
+    auto take = [&](int column, bool decodable) {
+      if (!decodable || !wanted[column]) return -1;
+      wanted[column] = false;  // once, from the first part that has it
+      return column;
+    };
+    // A key component decodes to its column's value unless it is a list
+    // element or a collation key (whose text the value keeps, below).
+    auto plain = [&](const KeyColumn& k) {
+      return !table_->columns[k.column].is_list &&
+             !rows::KeepsOriginalText(*table_, k);
+    };
+    for (const KeyColumn& k : index_->columns) {
+      key_targets_.push_back(take(k.column, plain(k)));
+    }
+    for (const KeyColumn& k : table_->primary_key) {
+      pk_targets_.push_back(take(k.column, plain(k)));
+    }
+    for (int c : index_->include) include_targets_.push_back(take(c, true));
+    for (const KeyColumn& k : index_->columns) {
+      if (rows::KeepsOriginalText(*table_, k)) {
+        include_targets_.push_back(take(k.column, true));
+      }
+    }
+  }
+
+  bool Next(Row* row) override {
+    if (started_) ids_->Next();
+    started_ = true;
+    if (!status_.ok() || !ids_->Valid()) return false;
+    if (row->size() != table_->columns.size()) {
+      row->assign(table_->columns.size(), Value());
+    }
+    if (decode_) status_ = Decode(row);
+    if (!status_.ok()) return false;
+    if (stats_) ++stats_->rows;
+    return true;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return started_ && StreamPosition(*ids_, kind, key);
+  }
+  Status status() const override {
+    return status_.ok() ? ids_->status() : status_;
+  }
+
+ private:
+  // Decodes the parts the query reads into their columns; the other
+  // columns of *row are never read.
+  Status Decode(Row* row) const {
+    rows::EntryParts parts;  // the entry's layout decides where pk and
+                             // INCLUDE are
+    LQ_RETURN_IF_ERROR(rows::ParseIndexEntry(*index_, ids_->entry_key(),
+                                             ids_->entry_value(), &parts));
+    std::string_view in = parts.indexed;
+    for (size_t i = 0; i < key_targets_.size(); ++i) {
+      LQ_RETURN_IF_ERROR(
+          Part(&in, index_->columns[i].direction, key_targets_[i], row));
+    }
+    in = parts.pk;
+    for (size_t i = 0; i < pk_targets_.size(); ++i) {
+      LQ_RETURN_IF_ERROR(
+          Part(&in, table_->primary_key[i].direction, pk_targets_[i], row));
+    }
+    in = parts.include;
+    for (int target : include_targets_) {
+      LQ_RETURN_IF_ERROR(Part(&in, keys::Direction::kAsc, target, row));
+    }
+    return Status::OK();
+  }
+
+  static Status Part(std::string_view* in, keys::Direction dir, int target,
+                     Row* row) {
+    if (target < 0) return keys::SkipComponent(in, dir);
+    return keys::DecodeValue(in, dir, &(*row)[target]);
+  }
+
+  bool started_ = false;
+  std::shared_ptr<const TableSchema> table_;
+  const IndexSchema* index_;
+  std::unique_ptr<RowIdStream> ids_;
+  NodeStats* stats_;
+  bool decode_;
+  std::vector<int> key_targets_, pk_targets_, include_targets_;
+  Status status_;
+};
+
+}  // namespace
+
+std::unique_ptr<RowIdStream> NewSpanStream(
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+    const AccessPath& path, bool reverse, NodeStats* stats) {
+  if (path.index == nullptr &&
+      path.eq_columns == static_cast<int>(table->primary_key.size()) &&
+      path.used_columns == path.eq_columns) {
+    return std::make_unique<PointStream>(ctx, *table, path.spans, reverse,
+                                         stats);
+  }
+  if (MergesSpans(path)) {
+    // Each span is pk-sorted on its own; merge them.
+    std::vector<std::unique_ptr<RowIdStream>> children;
+    for (const KeySpan& span : path.spans) {
+      children.push_back(std::make_unique<SpanStream>(
+          ctx, table, path.index, std::vector<KeySpan>{span}, reverse, stats));
+    }
+    return NewUnionStream(std::move(children), nullptr);
+  }
+  return std::make_unique<SpanStream>(ctx, std::move(table), path.index,
+                                      path.spans, reverse, stats);
+}
+
+std::unique_ptr<RowIdStream> NewUnionStream(
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats) {
+  if (children.size() == 1) return std::move(children[0]);
+  return std::make_unique<UnionStream>(std::move(children), stats);
+}
+
+std::unique_ptr<RowIdStream> NewIntersectStream(
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats) {
+  if (children.size() == 1) return std::move(children[0]);
+  return std::make_unique<IntersectStream>(std::move(children), stats);
+}
+
+std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
+                                             bool reverse, NodeStats* stats) {
+  return std::make_unique<SortedStream>(std::move(child), reverse, stats);
+}
+
+void SeekAfterPk(RowIdStream* ids, std::string_view pk) {
+  if (!ids->Valid()) return;
+  if (!ids->reverse()) {
+    std::string after(pk);
+    after.push_back('\0');  // the smallest key after pk
+    if (ids->pk() < after) ids->Seek(after);
+    return;
+  }
+  if (ids->pk() >= pk) ids->Seek(pk);
+  if (ids->Valid() && ids->pk() == pk) ids->Next();
+}
+
+std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
+                                           int64_t n) {
+  return std::make_unique<SkipStream>(std::move(child), n);
+}
+
+std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
+                                    std::shared_ptr<const TableSchema> table,
+                                    std::unique_ptr<RowIdStream> ids,
+                                    NodeStats* stats,
+                                    const AccessPath* first_entry_of) {
+  return std::make_unique<Fetch>(ctx, std::move(table), std::move(ids), stats,
+                                 first_entry_of);
+}
+
+std::unique_ptr<RowSource> NewIndexOnly(
+    std::shared_ptr<const TableSchema> table, const IndexSchema* index,
+    std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+    const std::vector<int>& read_columns) {
+  return std::make_unique<IndexOnly>(std::move(table), index, std::move(ids),
+                                     stats, read_columns);
+}
+
+}  // namespace levelql

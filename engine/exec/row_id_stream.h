@@ -1,0 +1,106 @@
+// RowIdStream: a stream of primary keys (the pk components of rows of one
+// table), shaped like a LevelDB iterator.
+//
+// Streams come from index or primary-key scans and combine through merge
+// unions and leapfrog intersections. A stream is "pk-sorted" when it yields
+// keys in ascending byte order without repeats; only pk-sorted streams may
+// be intersected or merge-unioned, and only they support Seek. A stream is
+// used by one thread; views it returns live until it next moves.
+#ifndef LEVELQL_ENGINE_EXEC_ROW_ID_STREAM_H_
+#define LEVELQL_ENGINE_EXEC_ROW_ID_STREAM_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/exec/operators.h"
+#include "engine/plan/access_path.h"
+#include "engine/plan/plan.h"
+
+namespace levelql {
+
+class RowIdStream {
+ public:
+  virtual ~RowIdStream() = default;
+  virtual bool Valid() const = 0;
+  // REQUIRES: pk-sorted. Moves on to the first key at or after `target` in
+  // the stream's direction: the first key >= target, or for a reverse
+  // stream the first key <= target. Never moves back.
+  virtual void Seek(std::string_view target) = 0;
+  virtual void Next() = 0;  // REQUIRES: Valid()
+  // REQUIRES: Valid(). The pk components of the current row.
+  virtual std::string_view pk() const = 0;
+  virtual Status status() const = 0;
+  // The current entry, for index-only reads and to skip a row fetch when
+  // the stream reads rows itself (primary-key scans). Empty when neither.
+  virtual std::string_view entry_key() const { return {}; }
+  virtual std::string_view entry_value() const { return {}; }
+  virtual bool reads_rows() const { return false; }
+  // Whether keys come in descending order (a backward read): a pk-sorted
+  // reverse stream yields primary keys from the largest down.
+  virtual bool reverse() const { return false; }
+  // Whether the stream walks entries in key order (a single scan), so that
+  // its position can be given as an entry key rather than a primary key.
+  virtual bool position_is_entry() const { return false; }
+  // REQUIRES: position_is_entry(). Moves to the first entry after `key` in
+  // the scan's direction (continuation tokens).
+  virtual void SeekAfterEntry(std::string_view key) { (void)key; }
+};
+
+// Scans the spans of `path` forward (or backward with `reverse`), in span
+// order. Yields pk components; with a primary-key path also the rows.
+std::unique_ptr<RowIdStream> NewSpanStream(
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+    const AccessPath& path, bool reverse, NodeStats* stats);
+
+// Merge union of pk-sorted streams, all in the same direction; equal keys
+// come out once.
+// n == 1 returns the stream itself.
+std::unique_ptr<RowIdStream> NewUnionStream(
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats);
+
+// Leapfrog intersection of pk-sorted streams, all in the same direction:
+// each stream seeks to the latest current key (stepping with Next while the
+// target is near).
+// n == 1 returns the stream itself.
+std::unique_ptr<RowIdStream> NewIntersectStream(
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats);
+
+// Reads a stream fully and yields its keys sorted (descending with
+// `reverse`), without repeats.
+std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
+                                             bool reverse, NodeStats* stats);
+
+// Moves a pk-sorted stream to the first key after `pk` in its direction
+// (resuming a continuation token of kind kPk).
+void SeekAfterPk(RowIdStream* ids, std::string_view pk);
+
+// Skips the first `n` keys without reading rows (OFFSET on an exact scan).
+std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
+                                           int64_t n);
+
+// Fetches the row of each key through one iterator, giving full rows of
+// `table`. With `first_entry_of` (the path of a single scan that can meet a
+// row more than once: a multi-valued index), a row is returned only at its
+// first entry inside the path's spans, so each row comes out once; the rule
+// is stateless, so continuation tokens keep the entry as their position.
+std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
+                                    std::shared_ptr<const TableSchema> table,
+                                    std::unique_ptr<RowIdStream> ids,
+                                    NodeStats* stats,
+                                    const AccessPath* first_entry_of = nullptr);
+
+// Builds rows from index entries alone: the index key columns (whose key
+// form decodes to the value), INCLUDE columns and primary-key columns.
+// Without `decode` the rows are all NULL (for queries that read no column).
+// Only `read_columns` are decoded (the others are left as they were, and
+// must not be read); with none, entries are only counted (COUNT(*)).
+std::unique_ptr<RowSource> NewIndexOnly(
+    std::shared_ptr<const TableSchema> table, const IndexSchema* index,
+    std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+    const std::vector<int>& read_columns);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_EXEC_ROW_ID_STREAM_H_

@@ -1,0 +1,574 @@
+#include "engine/exec/value_ops.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace levelql {
+namespace {
+
+using parser::BinaryOp;
+
+int Rank(const Value& v) {
+  switch (v.type()) {
+    case Type::kNull:
+      return 0;
+    case Type::kInteger:
+    case Type::kReal:
+    case Type::kBoolean:
+    case Type::kTimestamp:
+      return 1;
+    case Type::kText:
+      return 2;
+    case Type::kBlob:
+      return 3;
+    case Type::kList:
+      return 4;
+  }
+  return 5;
+}
+
+int CompareNumeric(const Value& a, const Value& b) {
+  if (a.is_int_like() && b.is_int_like()) {
+    return a.int_value() < b.int_value() ? -1 : a.int_value() > b.int_value();
+  }
+  long double x = a.is_int_like() ? static_cast<long double>(a.int_value())
+                                  : static_cast<long double>(a.real_value());
+  long double y = b.is_int_like() ? static_cast<long double>(b.int_value())
+                                  : static_cast<long double>(b.real_value());
+  return x < y ? -1 : x > y;
+}
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+         c == '\v';
+}
+
+// Parses the longest numeric prefix of `s` (SQLite's sqlite3AtoF spirit).
+// Sets *consumed to the bytes used (0 when there is no number) and *is_int
+// when the prefix is an integer that fits int64.
+Value ParseNumericPrefix(std::string_view s, size_t* consumed) {
+  size_t i = 0;
+  while (i < s.size() && IsSpace(s[i])) ++i;
+  size_t start = i;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  size_t digits_start = i;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  size_t int_digits = i - digits_start;
+  bool is_real = false;
+  size_t frac_digits = 0;
+  if (i < s.size() && s[i] == '.') {
+    size_t j = i + 1;
+    while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
+    frac_digits = j - i - 1;
+    if (int_digits + frac_digits > 0) {
+      is_real = true;
+      i = j;
+    }
+  }
+  if (int_digits + frac_digits == 0) {
+    *consumed = 0;
+    return Value::Int(0);
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
+    size_t exp_start = j;
+    while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
+    if (j > exp_start) {
+      is_real = true;
+      i = j;
+    }
+  }
+  *consumed = i;
+  std::string text(s.substr(start, i - start));
+  if (!is_real) {
+    errno = 0;
+    char* end = nullptr;
+    long long v = std::strtoll(text.c_str(), &end, 10);
+    if (errno != ERANGE) return Value::Int(v);
+  }
+  return Value::Real(std::strtod(text.c_str(), nullptr));
+}
+
+bool AddOverflow(int64_t a, int64_t b, int64_t* r) {
+  return __builtin_add_overflow(a, b, r);
+}
+bool SubOverflow(int64_t a, int64_t b, int64_t* r) {
+  return __builtin_sub_overflow(a, b, r);
+}
+bool MulOverflow(int64_t a, int64_t b, int64_t* r) {
+  return __builtin_mul_overflow(a, b, r);
+}
+
+Status Overflow(const Value& a, BinaryOp op, const Value& b) {
+  const char* sym = op == BinaryOp::kAdd   ? "+"
+                    : op == BinaryOp::kSub ? "-"
+                    : op == BinaryOp::kMul ? "*"
+                    : op == BinaryOp::kDiv ? "/"
+                                           : "%";
+  return Status::TypeError("integer overflow in " + a.ToString() + " " + sym +
+                           " " + b.ToString());
+}
+
+int64_t DoubleToInt64(double d) {
+  // SQLite clamps out-of-range reals.
+  if (d >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
+  if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(d);
+}
+
+// Leading blanks, a sign and digits; 0 when there are none.
+int64_t IntegerPrefix(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && IsSpace(s[i])) ++i;
+  bool negative = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+  uint64_t magnitude = 0;
+  bool overflow = false;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+    if (magnitude > (UINT64_MAX - 9) / 10) {
+      overflow = true;
+    } else {
+      magnitude = magnitude * 10 + static_cast<uint64_t>(s[i] - '0');
+    }
+  }
+  const uint64_t max = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
+  if (overflow || magnitude > max) magnitude = max;
+  return negative ? static_cast<int64_t>(0 - magnitude)
+                  : static_cast<int64_t>(magnitude);
+}
+
+int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+}  // namespace
+
+int CompareValues(const Value& a, const Value& b, const Collation* collation) {
+  int ra = Rank(a), rb = Rank(b);
+  if (ra != rb) return ra < rb ? -1 : 1;
+  switch (ra) {
+    case 0:
+      return 0;
+    case 1:
+      return CompareNumeric(a, b);
+    case 2:
+      if (collation && !collation->is_binary()) {
+        int c = collation->Compare(a.text(), b.text());
+        return c < 0 ? -1 : c > 0;
+      }
+      [[fallthrough]];
+    case 3: {
+      int c = a.text().compare(b.text());
+      return c < 0 ? -1 : c > 0;
+    }
+    case 4: {
+      const auto& x = a.list();
+      const auto& y = b.list();
+      for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+        int c = CompareValues(x[i], y[i], collation);
+        if (c != 0) return c;
+      }
+      return x.size() < y.size() ? -1 : x.size() > y.size();
+    }
+  }
+  return 0;
+}
+
+Affinity AffinityOf(Type declared) {
+  switch (declared) {
+    case Type::kInteger:
+    case Type::kReal:
+    case Type::kBoolean:
+    case Type::kTimestamp:
+      return Affinity::kNumeric;
+    case Type::kText:
+      return Affinity::kText;
+    case Type::kBlob:
+      return Affinity::kBlob;
+    default:
+      return Affinity::kNone;
+  }
+}
+
+Value ApplyAffinity(const Value& v, Affinity affinity) {
+  if (affinity == Affinity::kNumeric && v.type() == Type::kText) {
+    size_t consumed = 0;
+    Value n = ParseNumericPrefix(v.text(), &consumed);
+    if (consumed == 0) return v;
+    size_t i = consumed;
+    while (i < v.text().size() && IsSpace(v.text()[i])) ++i;
+    if (i != v.text().size()) return v;  // not entirely a number
+    if (n.type() == Type::kReal) {
+      double d = n.real_value();
+      if (d == std::floor(d) && std::fabs(d) < 9.2e18) {
+        return Value::Int(static_cast<int64_t>(d));
+      }
+    }
+    return n;
+  }
+  if (affinity == Affinity::kText && v.is_numeric()) {
+    return Value::Text(ValueToText(v));
+  }
+  return v;
+}
+
+Value CompareOp(BinaryOp op, const Value& a0, const Value& b0, Affinity aff_a,
+                Affinity aff_b, const Collation* collation) {
+  if (a0.is_null() || b0.is_null()) return Value();
+  Value a = a0, b = b0;
+  // A TIMESTAMP compares with a timestamp literal as a timestamp.
+  if (a.type() == Type::kTimestamp && b.type() == Type::kText) {
+    if (auto t = ParseTimestamp(b.text())) b = Value::Timestamp(*t);
+  } else if (b.type() == Type::kTimestamp && a.type() == Type::kText) {
+    if (auto t = ParseTimestamp(a.text())) a = Value::Timestamp(*t);
+  }
+  if (aff_a == Affinity::kNumeric &&
+      (aff_b == Affinity::kText || aff_b == Affinity::kNone ||
+       aff_b == Affinity::kBlob)) {
+    b = ApplyAffinity(b, Affinity::kNumeric);
+  } else if (aff_b == Affinity::kNumeric &&
+             (aff_a == Affinity::kText || aff_a == Affinity::kNone ||
+              aff_a == Affinity::kBlob)) {
+    a = ApplyAffinity(a, Affinity::kNumeric);
+  } else if (aff_a == Affinity::kText && aff_b == Affinity::kNone) {
+    b = ApplyAffinity(b, Affinity::kText);
+  } else if (aff_b == Affinity::kText && aff_a == Affinity::kNone) {
+    a = ApplyAffinity(a, Affinity::kText);
+  }
+  int c = CompareValues(a, b, collation);
+  bool r = false;
+  switch (op) {
+    case BinaryOp::kEq:
+      r = c == 0;
+      break;
+    case BinaryOp::kNe:
+      r = c != 0;
+      break;
+    case BinaryOp::kLt:
+      r = c < 0;
+      break;
+    case BinaryOp::kLe:
+      r = c <= 0;
+      break;
+    case BinaryOp::kGt:
+      r = c > 0;
+      break;
+    case BinaryOp::kGe:
+      r = c >= 0;
+      break;
+    default:
+      break;
+  }
+  return Value::Int(r ? 1 : 0);
+}
+
+Value ToNumeric(const Value& v) {
+  switch (v.type()) {
+    case Type::kNull:
+    case Type::kInteger:
+    case Type::kReal:
+      return v;
+    case Type::kBoolean:
+    case Type::kTimestamp:
+      return Value::Int(v.int_value());
+    case Type::kText:
+    case Type::kBlob: {
+      size_t consumed = 0;
+      return ParseNumericPrefix(v.text(), &consumed);
+    }
+    case Type::kList:
+      return Value::Int(0);
+  }
+  return Value();
+}
+
+std::string ValueToText(const Value& v) {
+  switch (v.type()) {
+    case Type::kNull:
+      return "";
+    case Type::kInteger:
+    case Type::kBoolean:
+      return std::to_string(v.int_value());
+    case Type::kReal: {
+      double d = v.real_value();
+      if (std::isinf(d)) return d > 0 ? "Inf" : "-Inf";
+      char buf[40];
+      std::snprintf(buf, sizeof(buf), "%.15g", d);
+      std::string s(buf);
+      if (s.find_first_of(".e") == std::string::npos) {
+        s += ".0";
+      } else if (size_t e = s.find('e');
+                 e != std::string::npos && s.find('.') == std::string::npos) {
+        s.insert(e, ".0");
+      }
+      return s;
+    }
+    default:
+      return v.ToString() == "NULL" ? "" : v.ToString();
+  }
+}
+
+std::optional<bool> Truth(const Value& v) {
+  if (v.is_null()) return std::nullopt;
+  Value n = ToNumeric(v);
+  if (n.type() == Type::kReal) return n.real_value() != 0.0;
+  return n.int_value() != 0;
+}
+
+Result<Value> Arithmetic(BinaryOp op, const Value& a0, const Value& b0) {
+  if (a0.is_null() || b0.is_null()) return Value();
+  if (op == BinaryOp::kConcat) {
+    return Value::Text(ValueToText(a0) + ValueToText(b0));
+  }
+  Value a = ToNumeric(a0), b = ToNumeric(b0);
+  if (a.type() == Type::kInteger && b.type() == Type::kInteger) {
+    int64_t x = a.int_value(), y = b.int_value(), r = 0;
+    switch (op) {
+      case BinaryOp::kAdd:
+        if (AddOverflow(x, y, &r)) return Overflow(a, op, b);
+        return Value::Int(r);
+      case BinaryOp::kSub:
+        if (SubOverflow(x, y, &r)) return Overflow(a, op, b);
+        return Value::Int(r);
+      case BinaryOp::kMul:
+        if (MulOverflow(x, y, &r)) return Overflow(a, op, b);
+        return Value::Int(r);
+      case BinaryOp::kDiv:
+        if (y == 0) return Value();
+        if (x == std::numeric_limits<int64_t>::min() && y == -1) {
+          return Overflow(a, op, b);
+        }
+        return Value::Int(x / y);
+      case BinaryOp::kMod:
+        if (y == 0) return Value();
+        if (y == -1) return Value::Int(0);
+        return Value::Int(x % y);
+      default:
+        break;
+    }
+    return Status::InvalidArgument("not an arithmetic operator");
+  }
+  if (op == BinaryOp::kMod) {
+    // SQLite: both operands become integers; the result is REAL.
+    int64_t x =
+        a.type() == Type::kReal ? DoubleToInt64(a.real_value()) : a.int_value();
+    int64_t y =
+        b.type() == Type::kReal ? DoubleToInt64(b.real_value()) : b.int_value();
+    if (y == 0) return Value();
+    if (y == -1) y = 1;
+    return Value::Real(static_cast<double>(x % y));
+  }
+  double x = a.AsDouble(), y = b.AsDouble();
+  switch (op) {
+    case BinaryOp::kAdd:
+      return Value::Real(x + y);
+    case BinaryOp::kSub:
+      return Value::Real(x - y);
+    case BinaryOp::kMul:
+      return Value::Real(x * y);
+    case BinaryOp::kDiv:
+      if (y == 0.0) return Value();
+      return Value::Real(x / y);
+    default:
+      break;
+  }
+  return Status::InvalidArgument("not an arithmetic operator");
+}
+
+Result<Value> Negate(const Value& v0) {
+  if (v0.is_null()) return Value();
+  Value v = ToNumeric(v0);
+  if (v.type() == Type::kReal) return Value::Real(-v.real_value());
+  if (v.int_value() == std::numeric_limits<int64_t>::min()) {
+    return Status::TypeError("integer overflow in -(" + v.ToString() + ")");
+  }
+  return Value::Int(-v.int_value());
+}
+
+Result<Value> CastValue(const Value& v, Type type) {
+  if (v.is_null()) return Value();
+  switch (type) {
+    case Type::kInteger: {
+      if (v.type() == Type::kReal) {
+        return Value::Int(DoubleToInt64(v.real_value()));
+      }
+      if (v.is_int_like()) return Value::Int(v.int_value());
+      // Text: the longest integer prefix, as SQLite ('12.7' and '1e3' give
+      // 12 and 1); beyond int64 it saturates.
+      return Value::Int(IntegerPrefix(v.text()));
+    }
+    case Type::kReal: {
+      Value n = ToNumeric(v);
+      return Value::Real(n.AsDouble());
+    }
+    case Type::kText:
+      if (v.type() == Type::kBlob) {
+        LQ_RETURN_IF_ERROR(ValidateUtf8(v.text()));
+        return Value::Text(v.text());
+      }
+      return Value::Text(ValueToText(v));
+    case Type::kBlob:
+      if (v.type() == Type::kText || v.type() == Type::kBlob) {
+        return Value::Blob(v.text());
+      }
+      return Value::Blob(ValueToText(v));
+    case Type::kBoolean: {
+      std::optional<bool> t = Truth(v);
+      return t ? Value::Bool(*t) : Value();
+    }
+    case Type::kTimestamp: {
+      if (v.is_int_like()) return Value::Timestamp(v.int_value());
+      if (v.type() == Type::kReal) {
+        return Value::Timestamp(DoubleToInt64(v.real_value()));
+      }
+      if (v.type() == Type::kText) {
+        if (auto t = ParseTimestamp(v.text())) return Value::Timestamp(*t);
+      }
+      return Status::TypeError("cannot cast " + v.ToSqlLiteral() +
+                               " to TIMESTAMP");
+    }
+    default:
+      break;
+  }
+  return Status::TypeError("cannot cast to " + std::string(TypeName(type)));
+}
+
+Result<Value> CoerceForColumn(const Value& v, Type type, bool is_list,
+                              const std::string& column_name) {
+  if (v.is_null()) return Value();
+  auto fail = [&]() {
+    return Status::TypeError("cannot store " + v.ToSqlLiteral() + " in " +
+                             std::string(TypeName(type)) +
+                             (is_list ? "[]" : "") + " column " + column_name);
+  };
+  if (is_list) {
+    if (v.type() != Type::kList) return fail();
+    std::vector<Value> elements;
+    for (const Value& e : v.list()) {
+      LQ_ASSIGN_OR_RETURN(Value c,
+                          CoerceForColumn(e, type, false, column_name));
+      elements.push_back(std::move(c));
+    }
+    return Value::List(std::move(elements));
+  }
+  if (v.type() == Type::kList) return fail();
+  switch (type) {
+    case Type::kInteger: {
+      Value n =
+          v.type() == Type::kText ? ApplyAffinity(v, Affinity::kNumeric) : v;
+      if (n.is_int_like()) return Value::Int(n.int_value());
+      if (n.type() == Type::kReal) {
+        double d = n.real_value();
+        if (d == std::floor(d) && d >= -9223372036854775808.0 &&
+            d < 9223372036854775808.0) {
+          return Value::Int(static_cast<int64_t>(d));
+        }
+      }
+      return fail();
+    }
+    case Type::kReal: {
+      Value n =
+          v.type() == Type::kText ? ApplyAffinity(v, Affinity::kNumeric) : v;
+      if (n.is_numeric()) return Value::Real(n.AsDouble());
+      return fail();
+    }
+    case Type::kText:
+      if (v.type() == Type::kText) return v;
+      if (v.is_numeric()) return Value::Text(ValueToText(v));
+      return fail();
+    case Type::kBlob:
+      if (v.type() == Type::kBlob) return v;
+      if (v.type() == Type::kText) return Value::Blob(v.text());
+      return fail();
+    case Type::kBoolean:
+      if (v.type() == Type::kBoolean) return v;
+      if (v.is_int_like() && (v.int_value() == 0 || v.int_value() == 1)) {
+        return Value::Bool(v.int_value() == 1);
+      }
+      return fail();
+    case Type::kTimestamp:
+      if (v.type() == Type::kTimestamp) return v;
+      if (v.type() == Type::kInteger) return Value::Timestamp(v.int_value());
+      if (v.type() == Type::kText) {
+        if (auto t = ParseTimestamp(v.text())) return Value::Timestamp(*t);
+      }
+      return fail();
+    default:
+      break;
+  }
+  return fail();
+}
+
+std::optional<int64_t> ParseTimestamp(std::string_view s) {
+  auto digits = [&](size_t pos, size_t n, int64_t* out) {
+    if (pos + n > s.size()) return false;
+    int64_t v = 0;
+    for (size_t i = pos; i < pos + n; ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+  };
+  int64_t y, mo, d, h = 0, mi = 0, sec = 0, micros = 0;
+  if (!digits(0, 4, &y) || s.size() < 10 || s[4] != '-' || !digits(5, 2, &mo) ||
+      s[7] != '-' || !digits(8, 2, &d)) {
+    return std::nullopt;
+  }
+  static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (mo < 1 || mo > 12 || d < 1 || d > kDays[mo - 1]) return std::nullopt;
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (mo == 2 && d == 29 && !leap) return std::nullopt;
+  size_t i = 10;
+  if (i < s.size() && (s[i] == ' ' || s[i] == 'T')) {
+    if (!digits(i + 1, 2, &h) || i + 3 >= s.size() || s[i + 3] != ':' ||
+        !digits(i + 4, 2, &mi)) {
+      return std::nullopt;
+    }
+    i += 6;
+    if (i < s.size() && s[i] == ':') {
+      if (!digits(i + 1, 2, &sec)) return std::nullopt;
+      i += 3;
+      if (i < s.size() && s[i] == '.') {
+        ++i;
+        int64_t scale = 100000;
+        size_t start = i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+          if (scale > 0) micros += (s[i] - '0') * scale;
+          scale /= 10;
+          ++i;
+        }
+        if (i == start) return std::nullopt;
+      }
+    }
+    if (h > 23 || mi > 59 || sec > 60) return std::nullopt;
+  }
+  int64_t offset = 0;
+  if (i < s.size() && s[i] == 'Z') {
+    ++i;
+  } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    int64_t oh, om;
+    if (!digits(i + 1, 2, &oh) || i + 3 >= s.size() || s[i + 3] != ':' ||
+        !digits(i + 4, 2, &om)) {
+      return std::nullopt;
+    }
+    offset = (oh * 60 + om) * 60 * (s[i] == '+' ? 1 : -1);
+    i += 6;
+  }
+  if (i != s.size()) return std::nullopt;
+  int64_t days =
+      DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+  int64_t secs = days * 86400 + h * 3600 + mi * 60 + sec - offset;
+  return secs * 1000000 + micros;
+}
+
+}  // namespace levelql

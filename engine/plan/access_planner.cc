@@ -1,0 +1,470 @@
+#include "engine/plan/access_planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "engine/exec/value_ops.h"
+#include "engine/plan/normalize.h"
+
+namespace levelql {
+namespace {
+
+using Kind = PlanNode::Kind;
+
+// Relative cost of reading one row through an index (entry + fetch) versus
+// one row of a table scan.
+constexpr double kFetchCost = 2.0;
+constexpr size_t kMaxIntersected = 3;
+constexpr size_t kMaxSpanLabels = 6;
+
+std::unique_ptr<PlanNode> Node(Kind kind, std::string detail, double rows) {
+  return NewPlanNode(kind, std::move(detail), rows);
+}
+
+std::unique_ptr<PlanNode> Wrap(Kind kind, std::string detail,
+                               std::unique_ptr<PlanNode> child) {
+  return WrapPlanNode(kind, std::move(detail), std::move(child));
+}
+
+// Whether reading `path` forward (false) or backward (true) yields rows in
+// `order`; nullopt when neither does.
+std::optional<bool> ProvidesOrder(const TableSchema& table,
+                                  const AccessPath& path,
+                                  const std::vector<OrderColumn>& order) {
+  if (path.spans.size() > 1 && path.eq_columns > 0) return std::nullopt;
+  const std::vector<KeyColumn>& keys = KeyColumnsOf(table, path.index);
+  size_t k = path.eq_columns;
+  std::optional<bool> reverse;
+  for (const OrderColumn& o : order) {
+    bool fixed = false;
+    for (int e = 0; e < path.eq_columns; ++e) {
+      fixed = fixed || keys[e].column == o.column;
+    }
+    if (fixed) continue;
+    if (k >= keys.size() || keys[k].column != o.column) return std::nullopt;
+    const ColumnSchema& c = table.columns[o.column];
+    if (c.is_list) return std::nullopt;
+    if (c.type == Type::kText && o.collation != keys[k].collation) {
+      return std::nullopt;
+    }
+    bool r = (keys[k].direction == keys::Direction::kDesc) != o.desc;
+    if (reverse && *reverse != r) return std::nullopt;
+    reverse = r;
+    ++k;
+  }
+  return reverse.value_or(false);
+}
+
+// One way to produce the keys (or rows) that may match.
+struct Choice {
+  std::unique_ptr<PlanNode> keys;  // null: full table scan
+  bool empty = false;
+  bool exact = false;    // the WHERE clause needs no re-check
+  bool ordered = false;  // rows come in ORDER BY order
+  bool pk_sorted = false;
+  const IndexSchema* single_index = nullptr;  // one secondary index scan
+  bool single_scan = false;                   // one span scan (no merge)
+  bool repeats = false;  // the scan can meet a row more than once
+  double rows = 0;
+  double cost = 0;
+};
+class Planner {
+ public:
+  // Without statistics a table is assumed to hold this many rows.
+  static constexpr double kDefaultRows = 1000;
+
+  Planner(std::shared_ptr<const TableSchema> table, const RuleSet& rules,
+          const TableStats* stats)
+      : table_(std::move(table)),
+        rules_(rules),
+        stats_(stats),
+        n_(stats ? std::max<double>(1, stats->rows) : kDefaultRows) {}
+
+  // Estimated rows a path reads: exact for unique points, from distinct
+  // counts of the equality prefix when ANALYZE ran, else default
+  // selectivities.
+  double Rows(const AccessPath& p) const {
+    if (p.empty) return 0;
+    const auto& keys = KeyColumnsOf(*table_, p.index);
+    const bool unique = p.index == nullptr || p.index->unique;
+    if (unique && p.eq_columns == static_cast<int>(keys.size())) {
+      return static_cast<double>(p.prefix_points);
+    }
+    if (stats_ && p.eq_columns > 0) {
+      auto it = stats_->indexes.find(p.index ? p.index->name : "");
+      if (it != stats_->indexes.end() &&
+          it->second.distinct.size() >= static_cast<size_t>(p.eq_columns) &&
+          it->second.distinct[p.eq_columns - 1] > 0) {
+        const IndexStats& s = it->second;
+        double per_prefix = static_cast<double>(s.entries) /
+                            static_cast<double>(s.distinct[p.eq_columns - 1]);
+        return std::min(n_, per_prefix * static_cast<double>(p.prefix_points) *
+                                p.range_selectivity);
+      }
+    }
+    return n_ * p.selectivity;
+  }
+
+  double PathCost(const AccessPath& p) const {
+    double rows = Rows(p);
+    return p.index ? rows * kFetchCost + 1 : rows + 1;
+  }
+
+  // The EXPLAIN detail is written once the plan is chosen (NameScans).
+  std::unique_ptr<PlanNode> ScanNode(AccessPath path, bool reverse) const {
+    auto n = Node(Kind::kIndexScan, "", Rows(path));
+    n->path = std::move(path);
+    n->reverse = reverse;
+    return n;
+  }
+
+  Choice FromPath(AccessPath path, size_t term_count, bool reverse,
+                  bool ordered) const {
+    Choice c;
+    c.rows = Rows(path);
+    c.cost = PathCost(path);
+    c.exact = path.exact && path.consumed.size() == term_count;
+    c.ordered = ordered;
+    c.pk_sorted = path.pk_sorted && !reverse;
+    c.single_index = path.index;
+    c.single_scan = true;
+    // A merge of pk-sorted spans already drops repeats; other scans of a
+    // multi-valued index may meet a row once per element.
+    c.repeats = path.may_repeat_rows && (reverse || !path.pk_sorted);
+    c.keys = ScanNode(std::move(path), reverse);
+    return c;
+  }
+
+  // Candidate single-index paths for the AND of `terms`.
+  std::vector<AccessPath> Paths(const std::vector<const BoundExpr*>& terms) {
+    std::vector<AccessPath> paths;
+    if (rules_.on(Rule::kPrimaryKeyRange)) {
+      paths.push_back(DeriveAccessPath(*table_, nullptr, terms));
+    }
+    if (rules_.on(Rule::kIndexScan)) {
+      for (const auto& index : table_->indexes) {
+        if (!index->needs_reindex.empty()) continue;  // quarantined
+        paths.push_back(DeriveAccessPath(*table_, index.get(), terms));
+      }
+    }
+    return paths;
+  }
+
+  // The best plan for the AND of `terms` (order: what ORDER BY needs, if
+  // anything; limit_hint: rows the query will read at most, or -1).
+  Choice PlanAnd(const std::vector<const BoundExpr*>& terms,
+                 const std::vector<OrderColumn>* order, int64_t limit_hint,
+                 bool allow_union) {
+    std::vector<AccessPath> paths = Paths(terms);
+    for (AccessPath& p : paths) {
+      if (p.empty && rules_.on(Rule::kContradiction)) {
+        Choice c;
+        c.empty = true;
+        c.exact = true;
+        c.ordered = true;
+        return c;
+      }
+    }
+    Choice best;  // the full scan
+    best.cost = n_;
+    best.rows = n_;
+    best.pk_sorted = true;
+    best.ordered = order == nullptr || order->empty();
+    if (order && !order->empty()) {
+      // A table scan is in primary-key order.
+      AccessPath full = FullIndexPath(*table_, nullptr);
+      if (rules_.on(Rule::kOrderedScan) && rules_.on(Rule::kPrimaryKeyRange) &&
+          ProvidesOrder(*table_, full, *order) == false) {
+        best.ordered = true;
+      }
+    }
+    for (AccessPath& p : paths) {
+      if (p.spans.empty()) continue;
+      double cost = PathCost(p);
+      if (cost < best.cost) best = FromPath(p, terms.size(), false, false);
+    }
+    // AND of pk-sorted streams: leapfrog intersection.
+    if (rules_.on(Rule::kIntersect)) {
+      std::vector<const AccessPath*> sorted;
+      for (const AccessPath& p : paths) {
+        if (p.index && p.pk_sorted && !p.spans.empty() && p.eq_columns > 0) {
+          sorted.push_back(&p);
+        }
+      }
+      std::sort(sorted.begin(), sorted.end(),
+                [&](const AccessPath* a, const AccessPath* b) {
+                  return Rows(*a) < Rows(*b);
+                });
+      // Greedy: most selective first; a further stream joins only if it
+      // answers a term the chosen ones do not.
+      std::vector<const AccessPath*> chosen;
+      std::set<const BoundExpr*> covered;
+      for (const AccessPath* p : sorted) {
+        bool adds = false;
+        for (const BoundExpr* t : p->consumed) adds = adds || !covered.count(t);
+        if (!adds || chosen.size() == kMaxIntersected) continue;
+        chosen.push_back(p);
+        covered.insert(p->consumed.begin(), p->consumed.end());
+      }
+      sorted = std::move(chosen);
+      if (sorted.size() >= 2) {
+        double sel = 1, driver = Rows(*sorted[0]);
+        for (const AccessPath* p : sorted) sel *= Rows(*p) / n_;
+        double cost = driver + n_ * sel * kFetchCost + 1;
+        if (cost < best.cost && driver > 1) {
+          Choice c;
+          c.rows = n_ * sel;
+          c.cost = cost;
+          c.pk_sorted = true;
+          auto node = Node(Kind::kIntersect, "", c.rows);
+          for (const AccessPath* p : sorted) {
+            node->children.push_back(ScanNode(*p, false));
+          }
+          c.keys = std::move(node);
+          best = std::move(c);
+        }
+      }
+    }
+    // OR terms: a merge union of one plan per disjunct.
+    if (allow_union && rules_.on(Rule::kUnion)) {
+      for (const BoundExpr* t : terms) {
+        std::vector<const BoundExpr*> ors;
+        Disjuncts(t, &ors);
+        if (ors.size() < 2) continue;
+        Choice u = PlanUnion(ors);
+        if (!u.keys && !u.empty) continue;
+        if (u.cost < best.cost) best = std::move(u);
+      }
+    }
+    // ORDER BY answered by index order, so LIMIT can stop the scan.
+    if (order && !order->empty() && !best.ordered &&
+        rules_.on(Rule::kOrderedScan)) {
+      std::optional<Choice> ordered;
+      auto consider = [&](AccessPath p) {
+        std::optional<bool> reverse = ProvidesOrder(*table_, p, *order);
+        if (!reverse) return;
+        double cost = PathCost(p);
+        if (limit_hint >= 0 && Rows(p) > 0) {
+          // The scan stops after about limit_hint matches.
+          cost =
+              std::min(cost, static_cast<double>(limit_hint) * kFetchCost + 1);
+        }
+        if (!ordered || cost < ordered->cost) {
+          Choice c = FromPath(std::move(p), terms.size(), *reverse, true);
+          c.cost = cost;
+          ordered = std::move(c);
+        }
+      };
+      for (const AccessPath& p : paths) {
+        if (!p.spans.empty()) consider(p);
+      }
+      // A whole index gives the order only if it starts with the first
+      // ORDER BY column (checked before building its path).
+      auto leads = [&](const IndexSchema* index) {
+        return KeyColumnsOf(*table_, index)[0].column == (*order)[0].column;
+      };
+      if (rules_.on(Rule::kPrimaryKeyRange) && leads(nullptr)) {
+        consider(FullIndexPath(*table_, nullptr));
+      }
+      if (rules_.on(Rule::kIndexScan)) {
+        for (const auto& index : table_->indexes) {
+          if (!index->needs_reindex.empty()) continue;  // quarantined
+          if (!leads(index.get())) continue;
+          AccessPath full = FullIndexPath(*table_, index.get());
+          full.selectivity = 1.0;
+          consider(std::move(full));
+        }
+      }
+      double sort_cost = best.rows * std::log2(best.rows + 2) * 0.1;
+      if (ordered &&
+          (limit_hint >= 0 ? ordered->cost <= 10 * best.cost + sort_cost
+                           : ordered->cost <= best.cost + sort_cost)) {
+        best = std::move(*ordered);
+      }
+    }
+    return best;
+  }
+
+  Choice PlanUnion(const std::vector<const BoundExpr*>& disjuncts) {
+    Choice u;
+    u.pk_sorted = true;
+    auto node = Node(Kind::kUnion, "", 0);
+    for (const BoundExpr* d : disjuncts) {
+      std::vector<const BoundExpr*> terms;
+      Conjuncts(d, &terms);
+      Choice c = PlanAnd(terms, nullptr, -1, false);
+      if (c.empty) continue;
+      if (!c.keys) return Choice();  // a disjunct needs a full scan
+      std::unique_ptr<PlanNode> keys = std::move(c.keys);
+      if (!c.pk_sorted) {
+        keys = Wrap(Kind::kSortKeys, "", std::move(keys));
+      }
+      u.rows += c.rows;
+      u.cost += c.cost;
+      node->children.push_back(std::move(keys));
+    }
+    if (node->children.empty()) {
+      u.empty = true;
+      return u;
+    }
+    node->estimated_rows = std::min(u.rows, n_);
+    u.rows = node->estimated_rows;
+    if (node->children.size() == 1) {
+      u.keys = std::move(node->children[0]);
+    } else {
+      u.keys = std::move(node);
+    }
+    return u;
+  }
+
+  const TableSchema& table() const { return *table_; }
+  const RuleSet& rules() const { return rules_; }
+  double n() const { return n_; }
+
+ private:
+  std::shared_ptr<const TableSchema> table_;
+  const RuleSet& rules_;
+  const TableStats* stats_;
+  double n_;
+};
+// Splits WHERE into terms and drops constant TRUE ones; nullopt when a
+// constant term is FALSE or NULL (the query matches nothing).
+std::optional<std::vector<const BoundExpr*>> Terms(const BoundExpr* where,
+                                                   const RuleSet& rules) {
+  std::vector<const BoundExpr*> terms, kept;
+  if (!where) return kept;
+  Conjuncts(where, &terms);
+  for (const BoundExpr* t : terms) {
+    if (t->kind == BoundExpr::Kind::kConst) {
+      std::optional<bool> truth = Truth(t->value);
+      if (truth.value_or(false)) continue;
+      if (rules.on(Rule::kContradiction)) return std::nullopt;
+    }
+    kept.push_back(t);
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::unique_ptr<PlanNode> NewPlanNode(PlanNode::Kind kind, std::string detail,
+                                      double rows) {
+  auto n = std::make_unique<PlanNode>();
+  n->kind = kind;
+  n->detail = std::move(detail);
+  n->estimated_rows = rows;
+  return n;
+}
+
+std::unique_ptr<PlanNode> WrapPlanNode(PlanNode::Kind kind, std::string detail,
+                                       std::unique_ptr<PlanNode> child) {
+  auto n = NewPlanNode(kind, std::move(detail), child->estimated_rows);
+  n->children.push_back(std::move(child));
+  return n;
+}
+
+std::string ScanDetail(const TableSchema& table, const AccessPath& path,
+                       bool reverse) {
+  std::string s = path.index ? table.name + "." + path.index->name
+                             : table.name + " (primary key)";
+  for (size_t i = 0; i < path.spans.size() && i < kMaxSpanLabels; ++i) {
+    s += " " + path.spans[i].label;
+  }
+  if (path.spans.size() > kMaxSpanLabels) {
+    s += " ... " + std::to_string(path.spans.size()) + " spans";
+  }
+  if (reverse) s += " reverse";
+  if (path.pk_sorted && path.index) s += " pk-sorted";
+  return s;
+}
+
+void ColumnsUsed(const BoundExpr* e, std::set<int>* out) {
+  if (!e) return;
+  if (e->kind == BoundExpr::Kind::kColumn) out->insert(e->index);
+  for (const auto& a : e->args) ColumnsUsed(a.get(), out);
+}
+
+// Writes the EXPLAIN detail of every index scan of a chosen plan.
+void NameScans(const TableSchema& table, PlanNode* node) {
+  if (node->kind == Kind::kIndexScan) {
+    node->detail = ScanDetail(table, node->path, node->reverse);
+  }
+  for (auto& c : node->children) NameScans(table, c.get());
+}
+
+AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
+                      const RuleSet& rules, const TableStats* stats,
+                      const AccessRequest& request) {
+  Planner planner(table_ptr, rules, stats);
+  const TableSchema& table = *table_ptr;
+  const BoundExpr* where = request.where;
+  std::optional<std::vector<const BoundExpr*>> terms = Terms(where, rules);
+  Choice c;
+  if (!terms) {
+    c.empty = true;
+  } else {
+    c = planner.PlanAnd(*terms, &request.order, request.limit_hint, true);
+  }
+  AccessPlan out;
+  out.ordered = c.ordered || request.order.empty();
+  if (c.empty) {
+    out.rows = Node(Kind::kEmpty, "", 0);
+    return out;
+  }
+  const bool need_filter = where && !c.exact;
+  if (c.keys) NameScans(table, c.keys.get());
+  if (!c.keys) {
+    out.rows = Node(Kind::kTableScan, table.name, planner.n());
+  } else {
+    std::unique_ptr<PlanNode> keys = std::move(c.keys);
+    // OFFSET is counted on keys when they are the rows, in their final
+    // order, all kept. Entries of a scan that repeats rows are not rows:
+    // they can be neither skipped as rows nor read without the row that
+    // says which is first.
+    if (request.skip > 0 && out.ordered && !need_filter && !c.repeats &&
+        rules.on(Rule::kOffsetSkip)) {
+      keys = Wrap(Kind::kSkip, std::to_string(request.skip), std::move(keys));
+      keys->skip_rows = request.skip;
+      keys->estimated_rows = std::max(
+          0.0, keys->estimated_rows - static_cast<double>(request.skip));
+      out.skipped = true;
+    }
+    bool index_only = false;
+    std::set<int> all;  // columns the query reads
+    if (c.single_index && request.needed && !c.repeats &&
+        rules.on(Rule::kIndexOnly)) {
+      index_only = true;
+      all = *request.needed;
+      if (need_filter) ColumnsUsed(where, &all);
+      for (int col : all) {
+        if (!IndexProvidesColumn(table, c.single_index, col)) {
+          index_only = false;
+        }
+      }
+    }
+    if (index_only) {
+      auto n = Wrap(Kind::kIndexOnly, table.name + "." + c.single_index->name,
+                    std::move(keys));
+      n->index = c.single_index;
+      n->read_columns.assign(all.begin(), all.end());  // none: COUNT(*)
+      out.rows = std::move(n);
+    } else {
+      out.rows = Wrap(Kind::kFetch,
+                      table.name + (c.repeats ? " (first entry per row)" : ""),
+                      std::move(keys));
+      out.rows->first_entry_only = c.repeats;
+    }
+  }
+  if (need_filter) {
+    auto f = Wrap(Kind::kFilter, ExprToString(*where, *request.column_names),
+                  std::move(out.rows));
+    f->predicate = where;
+    f->estimated_rows = f->children[0]->estimated_rows * 0.5;
+    out.rows = std::move(f);
+    out.filtered = true;
+  }
+  return out;
+}
+
+}  // namespace levelql

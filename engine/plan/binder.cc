@@ -1,0 +1,488 @@
+#include "engine/plan/binder.h"
+
+#include <algorithm>
+
+namespace levelql {
+namespace {
+
+using parser::Expr;
+using parser::ExprKind;
+
+std::string Where(const parser::Position& pos) {
+  return "at " + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
+         ": ";
+}
+
+const Collation* BinaryCollation() {
+  static const Collation* binary = Collation::Get("binary").value();
+  return binary;
+}
+
+std::vector<std::string> ColumnNames(const TableSchema& table) {
+  std::vector<std::string> names;
+  for (const ColumnSchema& c : table.columns) names.push_back(c.name);
+  return names;
+}
+
+bool IsAggregateName(const std::string& name) {
+  return name == "count" || name == "sum" || name == "min" || name == "max" ||
+         name == "avg";
+}
+
+}  // namespace
+
+struct Binder::Scope {
+  const TableSchema* table = nullptr;  // null: no columns visible
+  std::string alias;
+  std::vector<AggregateSpec>* aggregates = nullptr;  // null: not allowed
+  bool inside_aggregate = false;
+  const char* context = "here";  // for "aggregate functions are not allowed"
+};
+
+Result<std::shared_ptr<const TableSchema>> Binder::FindTable(
+    const std::string& name, const parser::Position& pos, bool write) const {
+  auto it = catalog_->tables.find(name);
+  if (it == catalog_->tables.end()) {
+    return Status::NotFound(Where(pos) + "no table " + name);
+  }
+  const TableSchema& table = *it->second;
+  if (!table.needs_reindex.empty()) {
+    return Status::NotSupported(Where(pos) + "table " + name +
+                                " must be rebuilt before use: " +
+                                table.needs_reindex + "; run REINDEX " + name);
+  }
+  if (write) {
+    for (const auto& index : table.indexes) {
+      if (index->needs_reindex.empty()) continue;
+      return Status::NotSupported(
+          Where(pos) + "table " + name + " cannot be written until index " +
+          index->name + " is rebuilt: " + index->needs_reindex +
+          "; run REINDEX " + index->name + " (or DROP INDEX " + index->name +
+          ")");
+    }
+  }
+  return it->second;
+}
+
+Result<int> Binder::ParamSlot(const Expr& e) {
+  // The parser numbers every parameter: ?NNN as written, ? and the first
+  // use of each :name as the next number (SQLite's rule).
+  if (e.param_index < 1 || e.param_index > 32766) {
+    return Status::InvalidArgument(Where(e.pos) + "parameter number " +
+                                   std::to_string(e.param_index) +
+                                   " is out of range 1..32766");
+  }
+  int slot = e.param_index - 1;
+  if (slot >= params_.count) {
+    params_.count = slot + 1;
+    params_.names.resize(params_.count);
+  }
+  if (!e.name.empty()) params_.names[slot] = e.name;
+  return slot;
+}
+
+Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
+  auto out = std::make_unique<BoundExpr>();
+  out->pos = e.pos;
+  auto bind_args = [&]() -> Status {
+    for (const auto& a : e.args) {
+      LQ_ASSIGN_OR_RETURN(BoundExprPtr b, Bind(*a, scope));
+      out->args.push_back(std::move(b));
+    }
+    return Status::OK();
+  };
+  // Comparisons use the left operand's collation, else the right's.
+  auto pick_collation = [&]() {
+    for (const auto& a : out->args) {
+      if (const Collation* c = CarriedCollation(*a)) {
+        out->collation = c;
+        return;
+      }
+    }
+    out->collation = BinaryCollation();
+  };
+  switch (e.kind) {
+    case ExprKind::kLiteral:
+      out->kind = BoundExpr::Kind::kConst;
+      out->value = e.literal;
+      out->type = e.literal.type();
+      return out;
+    case ExprKind::kColumn: {
+      if (!scope.table) {
+        return Status::InvalidArgument(Where(e.pos) + "no column " + e.name +
+                                       " here (no table in scope)");
+      }
+      if (!e.qualifier.empty() && e.qualifier != scope.table->name &&
+          e.qualifier != scope.alias) {
+        return Status::NotFound(Where(e.pos) + "no table " + e.qualifier);
+      }
+      int col = scope.table->FindColumn(e.name);
+      if (col < 0) {
+        return Status::NotFound(Where(e.pos) + "no column " + e.name +
+                                " in table " + scope.table->name);
+      }
+      const ColumnSchema& c = scope.table->columns[col];
+      out->kind = BoundExpr::Kind::kColumn;
+      out->index = col;
+      out->type = c.type;
+      out->is_list = c.is_list;
+      out->affinity = AffinityOf(c.type);
+      out->collation = c.type == Type::kText ? c.collation : nullptr;
+      return out;
+    }
+    case ExprKind::kParam: {
+      out->kind = BoundExpr::Kind::kParam;
+      LQ_ASSIGN_OR_RETURN(out->index, ParamSlot(e));
+      return out;
+    }
+    case ExprKind::kUnary:
+      out->kind = BoundExpr::Kind::kUnary;
+      out->unary_op = e.unary_op;
+      LQ_RETURN_IF_ERROR(bind_args());
+      return out;
+    case ExprKind::kBinary:
+      out->kind = BoundExpr::Kind::kBinary;
+      out->binary_op = e.binary_op;
+      LQ_RETURN_IF_ERROR(bind_args());
+      pick_collation();
+      return out;
+    case ExprKind::kBetween:
+      out->kind = BoundExpr::Kind::kBetween;
+      out->negated = e.negated;
+      LQ_RETURN_IF_ERROR(bind_args());
+      pick_collation();
+      return out;
+    case ExprKind::kIn:
+      out->kind = BoundExpr::Kind::kIn;
+      out->negated = e.negated;
+      LQ_RETURN_IF_ERROR(bind_args());
+      pick_collation();
+      return out;
+    case ExprKind::kIsNull:
+      out->kind = BoundExpr::Kind::kIsNull;
+      out->negated = e.negated;
+      LQ_RETURN_IF_ERROR(bind_args());
+      return out;
+    case ExprKind::kLike:
+      out->kind = BoundExpr::Kind::kLike;
+      out->negated = e.negated;
+      LQ_RETURN_IF_ERROR(bind_args());
+      out->collation = CarriedCollation(*out->args[0]);
+      if (!out->collation) out->collation = BinaryCollation();
+      return out;
+    case ExprKind::kFunction:
+      return BindFunction(e, scope);
+    case ExprKind::kCast:
+      out->kind = BoundExpr::Kind::kCast;
+      if (e.cast_type.is_list) {
+        return Status::NotSupported(Where(e.pos) + "CAST to a list type");
+      }
+      out->cast_type = e.cast_type.type;
+      out->type = e.cast_type.type;
+      out->affinity = AffinityOf(e.cast_type.type);
+      LQ_RETURN_IF_ERROR(bind_args());
+      return out;
+    case ExprKind::kArray:
+      out->kind = BoundExpr::Kind::kArray;
+      out->type = Type::kList;
+      LQ_RETURN_IF_ERROR(bind_args());
+      return out;
+  }
+  return Status::NotSupported(Where(e.pos) + "expression");
+}
+
+Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
+  auto arity = [&](size_t lo, size_t hi) -> Status {
+    if (e.args.size() < lo || e.args.size() > hi || e.star) {
+      return Status::InvalidArgument(
+          Where(e.pos) + "wrong number of arguments to " + e.name + "()");
+    }
+    return Status::OK();
+  };
+  if (IsAggregateName(e.name) && !(e.name == "min" && e.args.size() > 1) &&
+      !(e.name == "max" && e.args.size() > 1)) {
+    if (!scope.aggregates) {
+      return Status::InvalidArgument(Where(e.pos) + "aggregate function " +
+                                     e.name + "() is not allowed " +
+                                     scope.context);
+    }
+    if (scope.inside_aggregate) {
+      return Status::InvalidArgument(Where(e.pos) +
+                                     "aggregate functions cannot be nested");
+    }
+    AggregateSpec spec;
+    spec.distinct = e.distinct;
+    if (e.star) {
+      if (e.name != "count") {
+        return Status::InvalidArgument(Where(e.pos) + e.name +
+                                       "(*) is not a function");
+      }
+      spec.kind = AggregateKind::kCountStar;
+    } else {
+      LQ_RETURN_IF_ERROR(arity(1, 1));
+      spec.kind = e.name == "count" ? AggregateKind::kCount
+                  : e.name == "sum" ? AggregateKind::kSum
+                  : e.name == "min" ? AggregateKind::kMin
+                  : e.name == "max" ? AggregateKind::kMax
+                                    : AggregateKind::kAvg;
+      scope.inside_aggregate = true;
+      Result<BoundExprPtr> arg = Bind(*e.args[0], scope);
+      scope.inside_aggregate = false;
+      if (!arg.ok()) return arg.status();
+      spec.collation = CarriedCollation(**arg);
+      spec.arg = std::move(arg).value();
+    }
+    auto out = std::make_unique<BoundExpr>();
+    out->kind = BoundExpr::Kind::kAggregateRef;
+    out->pos = e.pos;
+    out->index = static_cast<int>(scope.aggregates->size());
+    if (spec.kind == AggregateKind::kCountStar ||
+        spec.kind == AggregateKind::kCount) {
+      out->type = Type::kInteger;
+    } else if (spec.kind == AggregateKind::kAvg) {
+      out->type = Type::kReal;
+    } else if (spec.kind != AggregateKind::kSum) {
+      out->type = spec.arg->type;
+    }
+    scope.aggregates->push_back(std::move(spec));
+    return out;
+  }
+  auto out = std::make_unique<BoundExpr>();
+  out->kind = BoundExpr::Kind::kFunction;
+  out->pos = e.pos;
+  if (e.distinct) {
+    return Status::InvalidArgument(Where(e.pos) + "DISTINCT in " + e.name +
+                                   "(), which is not an aggregate");
+  }
+  if (e.name == "lower" || e.name == "upper") {
+    LQ_RETURN_IF_ERROR(arity(1, 1));
+    out->function = e.name == "lower" ? Function::kLower : Function::kUpper;
+    out->type = Type::kText;
+  } else if (e.name == "length") {
+    LQ_RETURN_IF_ERROR(arity(1, 1));
+    out->function = Function::kLength;
+    out->type = Type::kInteger;
+  } else if (e.name == "abs") {
+    LQ_RETURN_IF_ERROR(arity(1, 1));
+    out->function = Function::kAbs;
+  } else if (e.name == "coalesce") {
+    LQ_RETURN_IF_ERROR(arity(2, 1000));
+    out->function = Function::kCoalesce;
+  } else if (e.name == "ifnull") {
+    LQ_RETURN_IF_ERROR(arity(2, 2));
+    out->function = Function::kIfnull;
+  } else if (e.name == "nullif") {
+    LQ_RETURN_IF_ERROR(arity(2, 2));
+    out->function = Function::kNullif;
+  } else if (e.name == "substr" || e.name == "substring") {
+    LQ_RETURN_IF_ERROR(arity(2, 3));
+    out->function = Function::kSubstr;
+    out->type = Type::kText;
+  } else {
+    return Status::NotSupported(Where(e.pos) + "function " + e.name + "()");
+  }
+  for (const auto& a : e.args) {
+    LQ_ASSIGN_OR_RETURN(BoundExprPtr b, Bind(*a, scope));
+    out->args.push_back(std::move(b));
+  }
+  // The collation nullif() compares with; the result carries none.
+  out->collation = CarriedCollation(*out->args[0]);
+  if (!out->collation && out->args.size() > 1) {
+    out->collation = CarriedCollation(*out->args[1]);
+  }
+  if (!out->collation) out->collation = BinaryCollation();
+  return out;
+}
+
+Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
+  BoundSelect out;
+  LQ_ASSIGN_OR_RETURN(out.table, FindTable(select.table, select.table_pos));
+  out.column_names = ColumnNames(*out.table);
+  out.distinct = select.distinct;
+  Scope scope;
+  scope.table = out.table.get();
+  scope.alias = select.alias;
+  if (select.where) {
+    scope.context = "in WHERE";
+    LQ_ASSIGN_OR_RETURN(out.where, Bind(*select.where, scope));
+  }
+  scope.aggregates = &out.aggregates;
+  for (const parser::SelectItem& item : select.items) {
+    if (!item.expr) {  // *
+      for (size_t i = 0; i < out.table->columns.size(); ++i) {
+        const ColumnSchema& c = out.table->columns[i];
+        if (c.hidden) continue;
+        auto col = std::make_unique<BoundExpr>();
+        col->kind = BoundExpr::Kind::kColumn;
+        col->index = static_cast<int>(i);
+        col->type = c.type;
+        col->is_list = c.is_list;
+        col->affinity = AffinityOf(c.type);
+        col->collation = c.type == Type::kText ? c.collation : nullptr;
+        out.outputs.push_back(std::move(col));
+        out.output_names.push_back(c.name);
+        out.output_types.push_back(c.is_list ? Type::kList : c.type);
+      }
+      continue;
+    }
+    LQ_ASSIGN_OR_RETURN(BoundExprPtr e, Bind(*item.expr, scope));
+    out.output_types.push_back(e->is_list ? Type::kList : e->type);
+    out.outputs.push_back(std::move(e));
+    out.output_names.push_back(!item.alias.empty() ? item.alias : item.text);
+  }
+  for (const parser::OrderItem& item : select.order_by) {
+    BoundOrder order;
+    order.desc = item.desc;
+    const Expr& e = *item.expr;
+    if (e.kind == ExprKind::kLiteral && e.literal.type() == Type::kInteger) {
+      int64_t k = e.literal.int_value();
+      if (k < 1 || k > static_cast<int64_t>(out.outputs.size())) {
+        return Status::InvalidArgument(
+            Where(e.pos) + "ORDER BY term " + std::to_string(k) +
+            " is out of range: the select list has " +
+            std::to_string(out.outputs.size()) + " columns");
+      }
+      order.output = static_cast<int>(k - 1);
+      order.collation = CarriedCollation(*out.outputs[order.output]);
+    } else {
+      // An alias of the select list wins over a table column.
+      int alias_match = -1;
+      if (e.kind == ExprKind::kColumn && e.qualifier.empty()) {
+        for (size_t i = 0; i < select.items.size(); ++i) {
+          if (select.items[i].alias == e.name) {
+            alias_match = static_cast<int>(i);
+            break;
+          }
+        }
+      }
+      if (alias_match >= 0) {
+        // Items before it may have expanded `*`; recount positions.
+        int pos = 0;
+        for (int i = 0; i < alias_match; ++i) {
+          if (select.items[i].expr) {
+            ++pos;
+          } else {
+            for (const ColumnSchema& c : out.table->columns) pos += !c.hidden;
+          }
+        }
+        order.output = pos;
+        order.collation = CarriedCollation(*out.outputs[pos]);
+      } else {
+        scope.context = "in ORDER BY";
+        LQ_ASSIGN_OR_RETURN(order.expr, Bind(e, scope));
+        order.collation = CarriedCollation(*order.expr);
+      }
+    }
+    out.order_by.push_back(std::move(order));
+  }
+  out.aggregate = !out.aggregates.empty();
+  Scope constant;
+  constant.context = "in LIMIT";
+  if (select.limit) {
+    LQ_ASSIGN_OR_RETURN(out.limit, Bind(*select.limit, constant));
+  }
+  if (select.offset) {
+    LQ_ASSIGN_OR_RETURN(out.offset, Bind(*select.offset, constant));
+  }
+  return out;
+}
+
+Result<BoundInsert> Binder::BindInsert(const parser::Insert& insert) {
+  BoundInsert out;
+  LQ_ASSIGN_OR_RETURN(out.table,
+                      FindTable(insert.table, insert.table_pos, true));
+  const TableSchema& t = *out.table;
+  if (insert.columns.empty()) {
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      if (!t.columns[i].hidden)
+        out.target_columns.push_back(static_cast<int>(i));
+    }
+  } else {
+    for (const std::string& name : insert.columns) {
+      int col = t.FindColumn(name);
+      if (col < 0) {
+        return Status::NotFound(Where(insert.table_pos) + "no column " + name +
+                                " in table " + t.name);
+      }
+      if (std::find(out.target_columns.begin(), out.target_columns.end(),
+                    col) != out.target_columns.end()) {
+        return Status::InvalidArgument(Where(insert.table_pos) + "column " +
+                                       name + " is listed twice");
+      }
+      out.target_columns.push_back(col);
+    }
+  }
+  const size_t n = out.target_columns.size();
+  Scope scope;
+  scope.context = "in VALUES";
+  for (const auto& row : insert.rows) {
+    if (row.size() != n) {
+      return Status::InvalidArgument(
+          Where(row.empty() ? insert.table_pos : row[0]->pos) + "INSERT has " +
+          std::to_string(row.size()) + " values for " + std::to_string(n) +
+          " columns of " + t.name);
+    }
+    std::vector<BoundExprPtr> bound;
+    for (const auto& e : row) {
+      LQ_ASSIGN_OR_RETURN(BoundExprPtr b, Bind(*e, scope));
+      bound.push_back(std::move(b));
+    }
+    out.rows.push_back(std::move(bound));
+  }
+  if (insert.select) {
+    LQ_ASSIGN_OR_RETURN(BoundSelect s, BindSelect(*insert.select));
+    if (s.outputs.size() != n) {
+      return Status::InvalidArgument(
+          Where(insert.table_pos) + "INSERT ... SELECT has " +
+          std::to_string(s.outputs.size()) + " columns for " +
+          std::to_string(n) + " columns of " + t.name);
+    }
+    out.select = std::make_unique<BoundSelect>(std::move(s));
+  }
+  return out;
+}
+
+Result<BoundUpdate> Binder::BindUpdate(const parser::Update& update) {
+  BoundUpdate out;
+  LQ_ASSIGN_OR_RETURN(out.table,
+                      FindTable(update.table, update.table_pos, true));
+  out.column_names = ColumnNames(*out.table);
+  Scope scope;
+  scope.table = out.table.get();
+  scope.context = "in UPDATE";
+  for (const parser::Assignment& a : update.assignments) {
+    int col = out.table->FindColumn(a.column);
+    if (col < 0) {
+      return Status::NotFound(Where(a.pos) + "no column " + a.column +
+                              " in table " + out.table->name);
+    }
+    for (const auto& [c, e] : out.assignments) {
+      if (c == col) {
+        return Status::InvalidArgument(Where(a.pos) + "column " + a.column +
+                                       " is assigned twice");
+      }
+    }
+    LQ_ASSIGN_OR_RETURN(BoundExprPtr e, Bind(*a.value, scope));
+    out.assignments.emplace_back(col, std::move(e));
+  }
+  if (update.where) {
+    scope.context = "in WHERE";
+    LQ_ASSIGN_OR_RETURN(out.where, Bind(*update.where, scope));
+  }
+  return out;
+}
+
+Result<BoundDelete> Binder::BindDelete(const parser::Delete& del) {
+  BoundDelete out;
+  LQ_ASSIGN_OR_RETURN(out.table, FindTable(del.table, del.table_pos, true));
+  out.column_names = ColumnNames(*out.table);
+  if (del.where) {
+    Scope scope;
+    scope.table = out.table.get();
+    scope.context = "in WHERE";
+    LQ_ASSIGN_OR_RETURN(out.where, Bind(*del.where, scope));
+  }
+  return out;
+}
+
+}  // namespace levelql

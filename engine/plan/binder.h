@@ -1,0 +1,99 @@
+// The binder: resolves a parsed statement against the catalog.
+//
+// Names become row positions, literals and parameters become slots, types and
+// collations are attached for comparison, aggregates are pulled out of the
+// select list, and ORDER BY terms are matched to output columns (ordinals,
+// aliases) or bound as expressions over the table row. Errors carry the
+// position of the offending name. A Binder is used by one thread.
+#ifndef LEVELQL_ENGINE_PLAN_BINDER_H_
+#define LEVELQL_ENGINE_PLAN_BINDER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/catalog/catalog.h"
+#include "engine/exec/expr.h"
+#include "parser/ast.h"
+
+namespace levelql {
+
+// Maps the statement's parameters to slots: `?`/`?NNN` use slot NNN-1; each
+// distinct `:name` gets the next slot after them.
+struct ParamSlots {
+  int count = 0;
+  std::vector<std::string> names;  // slot -> name ("" for positional)
+};
+
+struct BoundOrder {
+  BoundExprPtr expr;  // over the table row (or aggregate results)
+  int output = -1;    // >= 0: sort by this output column instead
+  bool desc = false;
+  const Collation* collation = nullptr;
+};
+
+struct BoundSelect {
+  std::shared_ptr<const TableSchema> table;
+  std::vector<std::string> column_names;  // of the table row, for EXPLAIN
+  BoundExprPtr where;                     // null: every row
+  std::vector<BoundExprPtr> outputs;
+  std::vector<std::string> output_names;
+  std::vector<Type> output_types;
+  bool distinct = false;
+  bool aggregate = false;  // one result row from the aggregates
+  std::vector<AggregateSpec> aggregates;
+  std::vector<BoundOrder> order_by;
+  BoundExprPtr limit;   // null: none
+  BoundExprPtr offset;  // null: 0
+};
+
+struct BoundInsert {
+  std::shared_ptr<const TableSchema> table;
+  std::vector<int> target_columns;              // per value position
+  std::vector<std::vector<BoundExprPtr>> rows;  // VALUES
+  std::unique_ptr<BoundSelect> select;          // INSERT ... SELECT
+};
+
+struct BoundUpdate {
+  std::shared_ptr<const TableSchema> table;
+  std::vector<std::string> column_names;
+  std::vector<std::pair<int, BoundExprPtr>> assignments;
+  BoundExprPtr where;
+};
+
+struct BoundDelete {
+  std::shared_ptr<const TableSchema> table;
+  std::vector<std::string> column_names;
+  BoundExprPtr where;
+};
+
+class Binder {
+ public:
+  explicit Binder(std::shared_ptr<const CatalogState> catalog)
+      : catalog_(std::move(catalog)) {}
+
+  Result<BoundSelect> BindSelect(const parser::Select& select);
+  Result<BoundInsert> BindInsert(const parser::Insert& insert);
+  Result<BoundUpdate> BindUpdate(const parser::Update& update);
+  Result<BoundDelete> BindDelete(const parser::Delete& del);
+
+  const ParamSlots& params() const { return params_; }
+
+ private:
+  struct Scope;
+  // The table `name`; an error when it cannot be read (or, with `write`,
+  // written) until REINDEX rebuilds it or one of its indexes.
+  Result<std::shared_ptr<const TableSchema>> FindTable(
+      const std::string& name, const parser::Position& pos,
+      bool write = false) const;
+  Result<BoundExprPtr> Bind(const parser::Expr& expr, Scope& scope);
+  Result<BoundExprPtr> BindFunction(const parser::Expr& expr, Scope& scope);
+  Result<int> ParamSlot(const parser::Expr& expr);
+
+  std::shared_ptr<const CatalogState> catalog_;
+  ParamSlots params_;
+};
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_PLAN_BINDER_H_

@@ -1,0 +1,225 @@
+#include "engine/plan/normalize.h"
+
+namespace levelql {
+namespace {
+
+using parser::BinaryOp;
+using parser::UnaryOp;
+using Kind = BoundExpr::Kind;
+
+bool IsComparison(BinaryOp op) {
+  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt ||
+         op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe;
+}
+
+BinaryOp Negated(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kEq:
+      return BinaryOp::kNe;
+    case BinaryOp::kNe:
+      return BinaryOp::kEq;
+    case BinaryOp::kLt:
+      return BinaryOp::kGe;
+    case BinaryOp::kLe:
+      return BinaryOp::kGt;
+    case BinaryOp::kGt:
+      return BinaryOp::kLe;
+    case BinaryOp::kGe:
+      return BinaryOp::kLt;
+    default:
+      return op;
+  }
+}
+
+BinaryOp Swapped(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kLt:
+      return BinaryOp::kGt;
+    case BinaryOp::kLe:
+      return BinaryOp::kGe;
+    case BinaryOp::kGt:
+      return BinaryOp::kLt;
+    case BinaryOp::kGe:
+      return BinaryOp::kLe;
+    default:
+      return op;
+  }
+}
+
+BoundExprPtr Not(BoundExprPtr e) {
+  auto n = std::make_unique<BoundExpr>();
+  n->kind = Kind::kUnary;
+  n->unary_op = UnaryOp::kNot;
+  n->pos = e->pos;
+  n->args.push_back(std::move(e));
+  return n;
+}
+
+// Pushes a NOT applied to `e` as far down as it goes (predicate context).
+BoundExprPtr PushNot(BoundExprPtr e, bool negate) {
+  if (e->kind == Kind::kUnary && e->unary_op == UnaryOp::kNot) {
+    return PushNot(std::move(e->args[0]), !negate);
+  }
+  if (e->kind == Kind::kBinary &&
+      (e->binary_op == BinaryOp::kAnd || e->binary_op == BinaryOp::kOr)) {
+    e->args[0] = PushNot(std::move(e->args[0]), negate);
+    e->args[1] = PushNot(std::move(e->args[1]), negate);
+    if (negate) {
+      e->binary_op =
+          e->binary_op == BinaryOp::kAnd ? BinaryOp::kOr : BinaryOp::kAnd;
+    }
+    return e;
+  }
+  if (!negate) return e;
+  if (e->kind == Kind::kBinary && IsComparison(e->binary_op)) {
+    // Over a multi-valued column a comparison means "some element
+    // compares so"; its negation is "no element does", not the flipped
+    // comparison (NOT (tags = 5) is not tags <> 5): keep the NOT.
+    if (e->args[0]->is_list || e->args[1]->is_list) return Not(std::move(e));
+    e->binary_op = Negated(e->binary_op);
+    return e;
+  }
+  if (e->kind == Kind::kIn || e->kind == Kind::kBetween ||
+      e->kind == Kind::kIsNull || e->kind == Kind::kLike) {
+    // NOT over a multi-valued column means "no element matches", which is
+    // not the negated per-element test: keep the NOT.
+    if (e->args[0]->is_list) return Not(std::move(e));
+    e->negated = !e->negated;
+    return e;
+  }
+  return Not(std::move(e));
+}
+
+// Puts comparisons as `column op constant`.
+void Orient(BoundExpr* e) {
+  if (e->kind == Kind::kBinary &&
+      (e->binary_op == BinaryOp::kAnd || e->binary_op == BinaryOp::kOr)) {
+    Orient(e->args[0].get());
+    Orient(e->args[1].get());
+    return;
+  }
+  if (e->kind == Kind::kBinary && IsComparison(e->binary_op) &&
+      e->args[0]->kind == Kind::kConst && e->args[1]->kind == Kind::kColumn) {
+    std::swap(e->args[0], e->args[1]);
+    e->binary_op = Swapped(e->binary_op);
+  }
+}
+
+// `col = c1 OR col = c2 OR col IN (c3)` on one column (same collation)
+// becomes `col IN (c1, c2, c3)`, which one scan answers with several spans.
+// Exact under three-valued logic: both forms are NULL exactly when no item
+// matches and some comparison is NULL.
+BoundExprPtr OrToIn(BoundExprPtr e) {
+  if (e->kind == Kind::kBinary && e->binary_op == BinaryOp::kAnd) {
+    e->args[0] = OrToIn(std::move(e->args[0]));
+    e->args[1] = OrToIn(std::move(e->args[1]));
+    return e;
+  }
+  if (!(e->kind == Kind::kBinary && e->binary_op == BinaryOp::kOr)) return e;
+  std::vector<BoundExpr*> terms;
+  std::vector<BoundExpr*> stack = {e.get()};
+  while (!stack.empty()) {
+    BoundExpr* t = stack.back();
+    stack.pop_back();
+    if (t->kind == Kind::kBinary && t->binary_op == BinaryOp::kOr) {
+      stack.push_back(t->args[1].get());
+      stack.push_back(t->args[0].get());
+    } else {
+      terms.push_back(t);
+    }
+  }
+  const BoundExpr* column = nullptr;
+  const Collation* collation = nullptr;
+  for (BoundExpr* t : terms) {
+    bool eq = t->kind == Kind::kBinary && t->binary_op == BinaryOp::kEq &&
+              t->args[1]->kind == Kind::kConst;
+    bool in = t->kind == Kind::kIn && !t->negated;
+    if (in) {
+      for (size_t i = 1; i < t->args.size(); ++i) {
+        in = in && t->args[i]->kind == Kind::kConst;
+      }
+    }
+    if (!(eq || in) || t->args[0]->kind != Kind::kColumn ||
+        t->args[0]->is_list) {
+      return e;
+    }
+    if (column &&
+        (t->args[0]->index != column->index || t->collation != collation)) {
+      return e;
+    }
+    column = t->args[0].get();
+    collation = t->collation;
+  }
+  auto out = std::make_unique<BoundExpr>();
+  out->kind = Kind::kIn;
+  out->pos = e->pos;
+  out->collation = collation;
+  out->args.push_back(CloneExpr(*column));
+  for (BoundExpr* t : terms) {
+    for (size_t i = 1; i < t->args.size(); ++i) {
+      out->args.push_back(std::move(t->args[i]));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool IsConstant(const BoundExpr& e) {
+  if (e.kind == Kind::kColumn || e.kind == Kind::kAggregateRef) return false;
+  for (const auto& a : e.args) {
+    if (!IsConstant(*a)) return false;
+  }
+  return true;
+}
+
+BoundExprPtr FoldConstants(BoundExprPtr e, const std::vector<Value>& params) {
+  if (e->kind == Kind::kConst) return e;
+  if (IsConstant(*e)) {
+    EvalContext ctx{nullptr, &params, nullptr};
+    Result<Value> v = Evaluate(*e, ctx);
+    if (v.ok()) {
+      // Keep what comparisons read from the node.
+      BoundExprPtr c = MakeConst(std::move(v).value());
+      c->pos = e->pos;
+      c->affinity = e->affinity;
+      c->collation = e->collation;
+      return c;
+    }
+    return e;  // errors surface when (and if) the row-time evaluation runs
+  }
+  for (auto& a : e->args) a = FoldConstants(std::move(a), params);
+  return e;
+}
+
+BoundExprPtr NormalizePredicate(BoundExprPtr where, const RuleSet& rules,
+                                const std::vector<Value>& params) {
+  if (!where) return where;
+  if (rules.on(Rule::kFoldConstants)) {
+    where = FoldConstants(std::move(where), params);
+  }
+  if (rules.on(Rule::kPushNot)) where = PushNot(std::move(where), false);
+  Orient(where.get());
+  if (rules.on(Rule::kOrToIn)) where = OrToIn(std::move(where));
+  return where;
+}
+
+void Conjuncts(const BoundExpr* e, std::vector<const BoundExpr*>* out) {
+  if (e->kind == Kind::kBinary && e->binary_op == BinaryOp::kAnd) {
+    Conjuncts(e->args[0].get(), out);
+    Conjuncts(e->args[1].get(), out);
+  } else {
+    out->push_back(e);
+  }
+}
+
+void Disjuncts(const BoundExpr* e, std::vector<const BoundExpr*>* out) {
+  if (e->kind == Kind::kBinary && e->binary_op == BinaryOp::kOr) {
+    Disjuncts(e->args[0].get(), out);
+    Disjuncts(e->args[1].get(), out);
+  } else {
+    out->push_back(e);
+  }
+}
+
+}  // namespace levelql

@@ -1,0 +1,104 @@
+// Plan: the tree of operators chosen for a statement, before it runs.
+//
+// The planner (planner.h) decides which access path and operators to use;
+// the executor (build_operators.h) turns the tree into running operators.
+// Each node renders one line of EXPLAIN - terse and stable: kind, what it
+// reads (decoded spans), why a sort or filter is there, estimated rows - and
+// keeps the counters that EXPLAIN ANALYZE adds. A plan is plain data owned
+// by one statement execution; it points into the bound statement and the
+// planned expressions, which must outlive it.
+#ifndef LEVELQL_ENGINE_PLAN_PLAN_H_
+#define LEVELQL_ENGINE_PLAN_PLAN_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/exec/expr.h"
+#include "engine/plan/access_path.h"
+#include "engine/plan/sort_key.h"
+
+namespace levelql {
+
+// Counters one plan node keeps for EXPLAIN ANALYZE.
+struct NodeStats {
+  uint64_t rows = 0;
+  uint64_t keys = 0;
+  uint64_t seeks = 0;
+  uint64_t spilled_runs = 0;  // Sort: runs written to temporary files
+};
+
+struct PlanNode {
+  enum class Kind {
+    kEmpty,        // the WHERE clause contradicts itself: no row
+    kTableScan,    // every row, in primary-key order
+    kIndexScan,    // spans of an index or of the primary key -> keys
+    kIntersect,    // AND of pk-sorted key streams
+    kUnion,        // OR of key streams
+    kSortKeys,     // materialize and sort a key stream that is not pk-sorted
+    kSkip,         // OFFSET counted on keys, before rows are fetched
+    kFetch,        // keys -> rows
+    kIndexOnly,    // keys -> rows from the index entries alone
+    kFilter,       // rows for which `predicate` holds
+    kProject,      // `exprs` over each row
+    kAggregate,    // one row of `aggregates`, then `exprs` over it
+    kDistinct,     // rows whose first `width` values are new
+    kSort,         // every row, ordered by `sort_keys`
+    kTopK,         // the first `top_rows` rows by `sort_keys`
+    kLimit,        // `offset` rows skipped, then at most `limit`
+    kResumeAfter,  // rows after `resume_row` in the order of `sort_keys`
+  };
+  Kind kind = Kind::kTableScan;
+  std::string detail;
+  double estimated_rows = 0;
+  std::vector<std::unique_ptr<PlanNode>> children;
+
+  // kTableScan, kIndexScan, kSortKeys: read backwards (previous pages,
+  // ORDER BY ... DESC over an ascending key).
+  bool reverse = false;
+  // kIndexScan: which keys.
+  AccessPath path;
+  // kFetch over a scan that can meet a row more than once: return each row
+  // at its first entry only (row_id_stream.h, NewFetch).
+  bool first_entry_only = false;
+  // kIndexOnly: the index whose entries give the rows, and the columns the
+  // query reads from them (none: COUNT(*)).
+  const IndexSchema* index = nullptr;
+  std::vector<int> read_columns;
+  // kSkip
+  int64_t skip_rows = 0;
+  // kTopK
+  int64_t top_rows = 0;
+  // kLimit (-1: no limit)
+  int64_t limit = -1;
+  int64_t offset = 0;
+  // kFilter
+  const BoundExpr* predicate = nullptr;
+  // kProject, kAggregate
+  std::vector<const BoundExpr*> exprs;
+  const std::vector<AggregateSpec>* aggregates = nullptr;
+  // kSort, kTopK, kResumeAfter
+  std::vector<SortKey> sort_keys;
+  // kDistinct: how many leading values identify a row, and their collations.
+  size_t width = 0;
+  std::vector<const Collation*> collations;
+  // kResumeAfter: the row to resume after (values at sort_keys' columns).
+  Row resume_row;
+
+  NodeStats stats;  // filled while running, for EXPLAIN ANALYZE
+};
+
+std::string_view PlanKindName(PlanNode::Kind kind);
+
+// One line per node, children indented by two spaces. With `analyze`, each
+// line ends with the actual counters.
+std::string RenderPlan(const PlanNode& root, bool analyze);
+
+// The nodes from `root` down its first children (the spine every plan of
+// one table has), for finding a node of a kind.
+const PlanNode* FindOnSpine(const PlanNode& root, PlanNode::Kind kind);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_PLAN_PLAN_H_

@@ -1,0 +1,271 @@
+#include "engine/plan/planner.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "engine/plan/access_planner.h"
+#include "engine/plan/normalize.h"
+
+namespace levelql {
+namespace {
+
+using Kind = PlanNode::Kind;
+
+// A top-k heap holds limit + offset rows in memory; past this many the
+// spilling sort is the safer choice.
+constexpr int64_t kMaxTopK = 100000;
+
+std::unique_ptr<PlanNode> Wrap(Kind kind, std::string detail,
+                               std::unique_ptr<PlanNode> child) {
+  return WrapPlanNode(kind, std::move(detail), std::move(child));
+}
+
+// The ORDER BY as columns of the table, or nullopt when a term is an
+// expression (then only a sort gives the order).
+std::optional<std::vector<OrderColumn>> OrderColumns(const BoundSelect& s) {
+  std::vector<OrderColumn> out;
+  for (const BoundOrder& o : s.order_by) {
+    const BoundExpr* e =
+        o.output >= 0 ? s.outputs[o.output].get() : o.expr.get();
+    if (!e || e->kind != BoundExpr::Kind::kColumn || e->is_list) {
+      return std::nullopt;
+    }
+    out.push_back({e->index, o.desc, o.collation});
+  }
+  return out;
+}
+
+// The values each result row carries: the outputs, then the ORDER BY
+// expressions that are not outputs, then hidden sort keys; and the sort
+// keys over those positions that make the order total.
+struct RowShape {
+  std::vector<const BoundExpr*> exprs;
+  std::vector<SortKey> sort_keys;
+};
+
+RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
+                   std::vector<BoundExprPtr>* hidden) {
+  RowShape shape;
+  for (const auto& e : select.outputs) shape.exprs.push_back(e.get());
+  for (const BoundOrder& o : select.order_by) {
+    SortKey k;
+    k.desc = o.desc;
+    k.collation = o.collation;
+    if (o.output >= 0) {
+      k.column = o.output;
+    } else {
+      k.column = static_cast<int>(shape.exprs.size());
+      shape.exprs.push_back(o.expr.get());
+    }
+    shape.sort_keys.push_back(k);
+  }
+  if (distinct) {
+    // DISTINCT rows are identified by their values, not by a scan position:
+    // every output, after the ORDER BY, makes the order total.
+    for (size_t i = 0; i < select.outputs.size(); ++i) {
+      shape.sort_keys.push_back(
+          {static_cast<int>(i), false, CarriedCollation(*select.outputs[i])});
+    }
+  } else if (sorting) {
+    // Ties are broken by primary key.
+    for (const KeyColumn& pk : select.table->primary_key) {
+      auto e = std::make_unique<BoundExpr>();
+      e->kind = BoundExpr::Kind::kColumn;
+      e->index = pk.column;
+      e->type = select.table->columns[pk.column].type;
+      e->collation = pk.collation;
+      SortKey k;
+      k.column = static_cast<int>(shape.exprs.size());
+      k.desc = pk.direction == keys::Direction::kDesc;
+      k.collation = pk.collation;
+      shape.sort_keys.push_back(k);
+      shape.exprs.push_back(e.get());
+      hidden->push_back(std::move(e));
+    }
+  }
+  return shape;
+}
+
+// Reverses every scan and sort of a plan, for a backward read: the rows
+// come in exactly the opposite order.
+void ReversePlan(PlanNode* node, const TableSchema& table) {
+  switch (node->kind) {
+    case Kind::kIndexScan:
+      node->reverse = !node->reverse;
+      node->detail = ScanDetail(table, node->path, node->reverse);
+      break;
+    case Kind::kTableScan:
+    case Kind::kSortKeys:
+      node->reverse = !node->reverse;
+      break;
+    case Kind::kSort:
+    case Kind::kTopK:
+    case Kind::kResumeAfter:
+      for (SortKey& k : node->sort_keys) k.desc = !k.desc;
+      break;
+    default:
+      break;
+  }
+  for (auto& c : node->children) ReversePlan(c.get(), table);
+}
+
+std::unique_ptr<PlanNode> LimitNode(std::unique_ptr<PlanNode> root,
+                                    int64_t limit, int64_t offset) {
+  if (limit < 0 && offset == 0) return root;
+  std::string d = limit >= 0 ? std::to_string(limit) : "all";
+  if (offset > 0) d += " offset " + std::to_string(offset);
+  auto l = Wrap(Kind::kLimit, d, std::move(root));
+  l->limit = limit;
+  l->offset = offset;
+  if (limit >= 0) {
+    l->estimated_rows = std::min(l->estimated_rows, static_cast<double>(limit));
+  }
+  return l;
+}
+
+}  // namespace
+
+Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
+                                 int64_t offset, const PlannerInput& input) {
+  const ResumePoint* resume = input.resume;
+  const RuleSet& rules = *input.rules;
+  PlannedSelect out;
+  if (select.where) {
+    out.where =
+        NormalizePredicate(CloneExpr(*select.where), rules, *input.params);
+  }
+
+  // 1. Access: which rows, in which order.
+  const std::optional<std::vector<OrderColumn>> order = OrderColumns(select);
+  const bool has_order = !select.order_by.empty() && !select.aggregate;
+  const bool streams = !select.aggregate && !select.distinct;
+  std::set<int> needed;
+  for (const auto& e : select.outputs) ColumnsUsed(e.get(), &needed);
+  for (const auto& o : select.order_by) ColumnsUsed(o.expr.get(), &needed);
+  for (const auto& a : select.aggregates) ColumnsUsed(a.arg.get(), &needed);
+  if (has_order) {
+    // A sort breaks ties by primary key (a total order for tokens).
+    for (const KeyColumn& k : select.table->primary_key) {
+      needed.insert(k.column);
+    }
+  }
+  AccessRequest request;
+  request.where = out.where.get();
+  request.column_names = &select.column_names;
+  if (has_order && order) request.order = *order;
+  if (limit >= 0 && streams && offset <= INT64_MAX - limit) {
+    request.limit_hint = limit + offset;
+  }
+  request.needed = &needed;
+  // OFFSET counted on keys needs rows that arrive in their final order and
+  // are all kept: no distinct, no aggregate, no sort by an expression, and
+  // not when resuming (the token's position already is past it).
+  if (streams && resume == nullptr && (!has_order || order)) {
+    request.skip = offset;
+  }
+  AccessPlan access = PlanAccess(select.table, rules, input.stats, request);
+  const bool ordered = access.ordered && (!has_order || order);
+  std::unique_ptr<PlanNode> root = std::move(access.rows);
+
+  const bool distinct = select.distinct && !select.aggregate;
+  const bool sorting = (has_order && !ordered) || distinct;
+  out.token_mode = select.aggregate ? TokenMode::kDone
+                   : sorting        ? TokenMode::kSortKey
+                                    : TokenMode::kStream;
+  RowShape shape = ShapeRows(select, distinct, sorting, &out.hidden);
+
+  // What is left to return when resuming.
+  if (resume) {
+    if (out.token_mode == TokenMode::kDone) {
+      limit = 0;
+    } else {
+      if (limit >= 0) limit = std::max<int64_t>(0, limit - resume->emitted);
+      offset = 0;
+    }
+  }
+
+  // 2. Projection (or the aggregates).
+  if (select.aggregate) {
+    root = Wrap(Kind::kAggregate,
+                std::to_string(select.aggregates.size()) + " functions",
+                std::move(root));
+    root->aggregates = &select.aggregates;
+    root->estimated_rows = 1;
+  } else {
+    root = Wrap(Kind::kProject, "", std::move(root));
+  }
+  root->exprs = shape.exprs;
+
+  // 3. Distinct.
+  if (select.distinct) {
+    root = Wrap(Kind::kDistinct, "", std::move(root));
+    root->width = select.outputs.size();
+    for (const auto& e : select.outputs) {
+      root->collations.push_back(CarriedCollation(*e));
+    }
+  }
+
+  // 4. Resume after a token's sort position.
+  if (sorting && resume && resume->kind == ResumePoint::Kind::kSortKey) {
+    if (resume->sort_key.size() != shape.sort_keys.size()) {
+      return Status::InvalidArgument(
+          "continuation token does not fit this query's order; restart it");
+    }
+    root = Wrap(Kind::kResumeAfter, "", std::move(root));
+    root->sort_keys = shape.sort_keys;
+    root->resume_row.assign(shape.exprs.size(), Value());
+    for (size_t i = 0; i < shape.sort_keys.size(); ++i) {
+      root->resume_row[shape.sort_keys[i].column] = resume->sort_key[i];
+    }
+  }
+
+  // 5. Order.
+  if (sorting) {
+    if (limit >= 0 && offset <= kMaxTopK && limit <= kMaxTopK - offset &&
+        rules.on(Rule::kTopK)) {
+      root = Wrap(Kind::kTopK, std::to_string(limit + offset), std::move(root));
+      root->top_rows = limit + offset;
+      root->estimated_rows =
+          std::min(root->estimated_rows, static_cast<double>(limit + offset));
+    } else {
+      std::string why = !has_order || ordered ? "(DISTINCT)"
+                        : order               ? ""
+                                              : "(ORDER BY an expression)";
+      root = Wrap(Kind::kSort, why, std::move(root));
+    }
+    root->sort_keys = shape.sort_keys;
+  }
+
+  // 6. Limit.
+  root = LimitNode(std::move(root), limit, access.skipped ? 0 : offset);
+
+  out.order_signature = OrderSignature(*root, out.token_mode);
+  if (input.backward_rows > 0) {
+    // The same plan read backwards from the resume position; the rows the
+    // query's LIMIT allows do not matter here, only the page size.
+    if (root->kind == Kind::kLimit) root = std::move(root->children[0]);
+    ReversePlan(root.get(), *select.table);
+    root = LimitNode(std::move(root), input.backward_rows, 0);
+  }
+  out.plan = std::move(root);
+  return out;
+}
+
+PlannedRows PlanRows(std::shared_ptr<const TableSchema> table,
+                     const std::vector<std::string>& columns,
+                     const BoundExpr* where, const PlannerInput& input) {
+  PlannedRows out;
+  if (where) {
+    out.where =
+        NormalizePredicate(CloneExpr(*where), *input.rules, *input.params);
+  }
+  AccessRequest request;
+  request.where = out.where.get();
+  request.column_names = &columns;
+  out.plan =
+      PlanAccess(std::move(table), *input.rules, input.stats, request).rows;
+  return out;
+}
+
+}  // namespace levelql

@@ -1,0 +1,70 @@
+// The select planner: turns a bound SELECT into a plan, in named steps:
+//
+//   1. access      - which rows, in which order (access_planner.h)
+//   2. projection  - the output expressions (or the aggregates)
+//   3. distinct    - rows identified by their values
+//   4. resume      - rows after a continuation token's sort position
+//   5. order       - a top-k heap or a sort, unless the access gives the
+//                    order; a sort breaks ties by primary key (for DISTINCT:
+//                    by every output), so the order is total and a token can
+//                    name a position in it
+//   6. limit       - LIMIT/OFFSET (OFFSET on keys when the access could)
+//
+// With every rule off the plan is TableScan + Filter + Sort + Limit. The
+// planner does not modify the bound statement: what it derives (the
+// normalized WHERE clause, hidden sort keys) is owned by the result, which
+// must outlive the plan's operators. Pure functions; thread-compatible.
+#ifndef LEVELQL_ENGINE_PLAN_PLANNER_H_
+#define LEVELQL_ENGINE_PLAN_PLANNER_H_
+
+#include <memory>
+#include <vector>
+
+#include "engine/catalog/stats.h"
+#include "engine/plan/binder.h"
+#include "engine/plan/continuation.h"
+#include "engine/plan/plan.h"
+#include "engine/plan/rules.h"
+
+namespace levelql {
+
+struct PlannerInput {
+  const RuleSet* rules = nullptr;
+  const std::vector<Value>* params = nullptr;
+  const TableStats* stats = nullptr;    // from ANALYZE, or null
+  const ResumePoint* resume = nullptr;  // resuming from a token
+  // > 0: plan a backward read of this many rows from `resume` (the rows
+  // before it, last first), for a previous-page token. The plan is the one a
+  // forward read would use, with every scan and sort reversed.
+  int64_t backward_rows = 0;
+};
+
+// A planned SELECT: the tree, what its continuation tokens record, and the
+// expressions the planner made that the tree points into.
+struct PlannedSelect {
+  std::unique_ptr<PlanNode> plan;
+  TokenMode token_mode = TokenMode::kStream;
+  uint64_t order_signature = 0;      // of the forward read (continuation.h)
+  BoundExprPtr where;                // the normalized WHERE clause
+  std::vector<BoundExprPtr> hidden;  // primary-key sort keys
+};
+
+// Plans a SELECT. `limit`/`offset` are the statement's (evaluated); with
+// input.resume they are adjusted to what is left. `select` must outlive the
+// plan.
+Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
+                                 int64_t offset, const PlannerInput& input);
+
+// The rows an UPDATE or DELETE changes: those of `table` for which `where`
+// holds (every row when null), each once.
+struct PlannedRows {
+  std::unique_ptr<PlanNode> plan;
+  BoundExprPtr where;  // normalized; the plan points into it
+};
+PlannedRows PlanRows(std::shared_ptr<const TableSchema> table,
+                     const std::vector<std::string>& columns,
+                     const BoundExpr* where, const PlannerInput& input);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_PLAN_PLANNER_H_

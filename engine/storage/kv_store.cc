@@ -1,0 +1,305 @@
+#include "engine/storage/kv_store.h"
+
+#include <fcntl.h>
+#include <leveldb/cache.h>
+#include <leveldb/db.h>
+#include <leveldb/env.h>
+#include <leveldb/filter_policy.h>
+#include <leveldb/helpers/memenv.h>
+#include <leveldb/write_batch.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <string_view>
+
+#include "engine/storage/leveldb_store.h"
+
+namespace levelql {
+namespace {
+
+leveldb::Slice ToSlice(std::string_view s) {
+  return leveldb::Slice(s.data(), s.size());
+}
+
+Status FromLevelDb(const leveldb::Status& s) {
+  if (s.ok()) return Status::OK();
+  if (s.IsNotFound()) return Status::NotFound(s.ToString());
+  if (s.IsCorruption()) return Status::Corruption(s.ToString());
+  if (s.IsInvalidArgument()) return Status::InvalidArgument(s.ToString());
+  if (s.IsNotSupportedError()) return Status::NotSupported(s.ToString());
+  return Status::IOError(s.ToString());
+}
+
+leveldb::Status PosixError(const std::string& name, int error) {
+  if (error == ENOENT) return leveldb::Status::NotFound(name, strerror(error));
+  return leveldb::Status::IOError(name, strerror(error));
+}
+
+// Table files read with pread, as LevelDB does past its mmap limit, rather
+// than mapped. LevelDB maps up to 1000 table files on 64-bit systems, and
+// every page a scan touches then counts in the process's RSS until the
+// table is closed: a full scan of a 100 MB table adds 100 MB to RSS, which
+// no memory budget (the sort's, issue 12) can account for. Read with pread,
+// the pages stay in the kernel's page cache, outside the process; decoded
+// blocks are cached in the block cache as before.
+class PreadFile : public leveldb::RandomAccessFile {
+ public:
+  // `fd` < 0: too many files are open, so each read opens the file.
+  PreadFile(std::string name, int fd) : name_(std::move(name)), fd_(fd) {}
+  ~PreadFile() override {
+    if (fd_ >= 0) {
+      ::close(fd_);
+      open_fds_.fetch_add(1);
+    }
+  }
+
+  leveldb::Status Read(uint64_t offset, size_t n, leveldb::Slice* result,
+                       char* scratch) const override {
+    int fd = fd_;
+    if (fd < 0) {
+      fd = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return PosixError(name_, errno);
+    }
+    leveldb::Status s;
+    const ssize_t r = ::pread(fd, scratch, n, static_cast<off_t>(offset));
+    *result = leveldb::Slice(scratch, r < 0 ? 0 : static_cast<size_t>(r));
+    if (r < 0) s = PosixError(name_, errno);
+    if (fd_ < 0) ::close(fd);
+    return s;
+  }
+
+  // Takes one of the descriptors table files may keep open (a fifth of
+  // RLIMIT_NOFILE, as LevelDB's own limit); false when none is left.
+  static bool AcquireFd() {
+    if (open_fds_.fetch_sub(1) > 0) return true;
+    open_fds_.fetch_add(1);
+    return false;
+  }
+
+ private:
+  static int MaxOpenFds() {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 50;
+    if (limit.rlim_cur == RLIM_INFINITY) return 1 << 20;
+    return static_cast<int>(limit.rlim_cur / 5);
+  }
+
+  static inline std::atomic<int> open_fds_{MaxOpenFds()};
+  const std::string name_;
+  const int fd_;
+};
+
+class PreadEnv : public leveldb::EnvWrapper {
+ public:
+  PreadEnv() : EnvWrapper(leveldb::Env::Default()) {}
+
+  leveldb::Status NewRandomAccessFile(
+      const std::string& name, leveldb::RandomAccessFile** result) override {
+    *result = nullptr;
+    int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return PosixError(name, errno);
+    if (!PreadFile::AcquireFd()) {
+      ::close(fd);
+      fd = -1;
+    }
+    *result = new PreadFile(name, fd);
+    return leveldb::Status::OK();
+  }
+
+  // Never destroyed, like leveldb::Env::Default().
+  static PreadEnv* Get() {
+    static PreadEnv* env = new PreadEnv;
+    return env;
+  }
+};
+
+// LevelDB holds PATH/LOCK (an fcntl lock) while a database is open and
+// says so in terms of the lock file: "lock PATH/LOCK: Resource temporarily
+// unavailable" when another process holds it, "... already held by process"
+// when this process does (LevelDB also keeps a set of the locks it holds,
+// because fcntl locks do not exclude a second open in the same process).
+// Returns the message levelql gives instead, or "" for other errors.
+std::string InUseMessage(const leveldb::Status& s, const std::string& path) {
+  if (!s.IsIOError()) return "";
+  const std::string lock_file = path + "/LOCK";
+  const std::string text = s.ToString();
+  const std::string prefix = "lock " + lock_file + ": ";
+  size_t at = text.find(prefix);
+  if (at == std::string::npos) return "";
+  std::string_view reason = std::string_view(text).substr(at + prefix.size());
+  const std::string design =
+      ". levelql is single-process by design: one process opens a database, "
+      "and its threads share that Database object. ";
+  if (reason == "already held by process") {
+    return "the database at " + path +
+           " is already open in this process (its lock file " + lock_file +
+           " is held)" + design +
+           "Open it once and give that Database to every thread.";
+  }
+  if (reason == std::strerror(EAGAIN) || reason == std::strerror(EACCES)) {
+    return "the database at " + path +
+           " is in use by another process, which holds its lock file " +
+           lock_file + design +
+           "Close the other process, or open another database.";
+  }
+  return "";
+}
+
+class LevelDbSnapshot : public KvSnapshot {
+ public:
+  LevelDbSnapshot(leveldb::DB* db) : db_(db), snap_(db->GetSnapshot()) {}
+  ~LevelDbSnapshot() override { db_->ReleaseSnapshot(snap_); }
+  const leveldb::Snapshot* get() const { return snap_; }
+
+ private:
+  leveldb::DB* db_;
+  const leveldb::Snapshot* snap_;
+};
+
+class LevelDbIterator : public KvIterator {
+ public:
+  explicit LevelDbIterator(leveldb::Iterator* it) : it_(it) {}
+  bool Valid() const override { return it_->Valid(); }
+  void Seek(std::string_view target) override { it_->Seek(ToSlice(target)); }
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  void Next() override { it_->Next(); }
+  void Prev() override { it_->Prev(); }
+  std::string_view key() const override {
+    leveldb::Slice k = it_->key();
+    return {k.data(), k.size()};
+  }
+  std::string_view value() const override {
+    leveldb::Slice v = it_->value();
+    return {v.data(), v.size()};
+  }
+  Status status() const override { return FromLevelDb(it_->status()); }
+
+ private:
+  std::unique_ptr<leveldb::Iterator> it_;
+};
+
+class LevelDbStore : public KvStore {
+ public:
+  ~LevelDbStore() override {
+    db_.reset();  // before the env, cache and filter it uses
+  }
+
+  static Result<std::unique_ptr<KvStore>> Open(const std::string& path,
+                                               const Options& options,
+                                               leveldb::Env* env) {
+    auto store = std::unique_ptr<LevelDbStore>(new LevelDbStore());
+    leveldb::Options lo;
+    std::string db_path = path;
+    if (env != nullptr) {
+      lo.env = env;
+      lo.create_if_missing = options.create_if_missing;
+    } else if (path == ":memory:") {
+      store->env_.reset(leveldb::NewMemEnv(leveldb::Env::Default()));
+      lo.env = store->env_.get();
+      db_path = "/levelql-memory";
+      lo.create_if_missing = true;
+    } else {
+      lo.env = PreadEnv::Get();
+      lo.create_if_missing = options.create_if_missing;
+    }
+    if (options.bloom_bits_per_key > 0) {
+      store->filter_.reset(
+          leveldb::NewBloomFilterPolicy(options.bloom_bits_per_key));
+      lo.filter_policy = store->filter_.get();
+    }
+    store->cache_.reset(leveldb::NewLRUCache(options.block_cache_bytes));
+    // A read error while recovering the log must fail the open, not be
+    // taken as the end of the log (which would drop later writes).
+    lo.paranoid_checks = true;
+    lo.block_cache = store->cache_.get();
+    lo.compression = options.compression ? leveldb::kSnappyCompression
+                                         : leveldb::kNoCompression;
+    leveldb::DB* db = nullptr;
+    leveldb::Status s = leveldb::DB::Open(lo, db_path, &db);
+    if (!s.ok()) {
+      if (std::string in_use = InUseMessage(s, db_path); !in_use.empty()) {
+        return Status::IOError(in_use);
+      }
+      Status st = FromLevelDb(s);
+      return Status(st.code() == Status::Code::kInvalidArgument
+                        ? Status::IOError("cannot open database '" + path +
+                                          "': " + s.ToString())
+                        : st);
+    }
+    store->db_.reset(db);
+    return std::unique_ptr<KvStore>(std::move(store));
+  }
+
+  std::shared_ptr<const KvSnapshot> GetSnapshot() override {
+    return std::make_shared<LevelDbSnapshot>(db_.get());
+  }
+
+  Status Get(const KvSnapshot* snapshot, std::string_view key,
+             std::string* value) override {
+    leveldb::ReadOptions ro;
+    ro.verify_checksums = true;  // a damaged block is an error, not a crash
+    if (snapshot) {
+      ro.snapshot = static_cast<const LevelDbSnapshot*>(snapshot)->get();
+    }
+    return FromLevelDb(db_->Get(ro, ToSlice(key), value));
+  }
+
+  Status Write(const WriteBatch& batch, bool sync) override {
+    leveldb::WriteBatch wb;
+    for (const WriteBatch::Op& op : batch.ops()) {
+      if (op.is_delete) {
+        wb.Delete(op.key);
+      } else {
+        wb.Put(op.key, op.value);
+      }
+    }
+    // After a failed log write LevelDB's log may hold a torn record that
+    // makes recovery skip later records: refuse further writes instead of
+    // acknowledging ones a reopen could lose.
+    if (write_failed_.load()) {
+      return Status::IOError(
+          "an earlier write failed; close and reopen the database");
+    }
+    leveldb::WriteOptions wo;
+    wo.sync = sync;
+    Status st = FromLevelDb(db_->Write(wo, &wb));
+    if (!st.ok()) write_failed_.store(true);
+    return st;
+  }
+
+  std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
+    leveldb::ReadOptions ro;
+    ro.verify_checksums = true;  // a damaged block is an error, not a crash
+    if (snapshot) {
+      ro.snapshot = static_cast<const LevelDbSnapshot*>(snapshot)->get();
+    }
+    return std::make_unique<LevelDbIterator>(db_->NewIterator(ro));
+  }
+
+ private:
+  LevelDbStore() = default;
+
+  std::unique_ptr<leveldb::Env> env_;
+  std::unique_ptr<const leveldb::FilterPolicy> filter_;
+  std::unique_ptr<leveldb::Cache> cache_;
+  std::unique_ptr<leveldb::DB> db_;
+  std::atomic<bool> write_failed_{false};
+};
+
+}  // namespace
+
+Result<std::unique_ptr<KvStore>> OpenLevelDbStore(const std::string& path,
+                                                  const Options& options) {
+  return LevelDbStore::Open(path, options, nullptr);
+}
+
+Result<std::unique_ptr<KvStore>> OpenLevelDbStoreWithEnv(
+    const std::string& path, const Options& options, leveldb::Env* env) {
+  return LevelDbStore::Open(path, options, env);
+}
+
+}  // namespace levelql

@@ -1,0 +1,19 @@
+// LevelDB-specific ways to open a store, for tests and tools that need to
+// control the file system (fault injection, simulated power loss). The rest
+// of the engine sees only kv_store.h.
+#ifndef LEVELQL_ENGINE_STORAGE_LEVELDB_STORE_H_
+#define LEVELQL_ENGINE_STORAGE_LEVELDB_STORE_H_
+
+#include <leveldb/env.h>
+
+#include "engine/storage/kv_store.h"
+
+namespace levelql {
+
+// Opens LevelDB at `path` through `env` (borrowed; must outlive the store).
+Result<std::unique_ptr<KvStore>> OpenLevelDbStoreWithEnv(
+    const std::string& path, const Options& options, leveldb::Env* env);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_STORAGE_LEVELDB_STORE_H_

@@ -1,0 +1,173 @@
+#include "engine/storage/write_txn.h"
+
+#include <algorithm>
+
+#include "indexes/row_format.h"
+
+namespace levelql {
+namespace {
+
+std::string KeyValuesText(const std::vector<KeyColumn>& columns,
+                          const Row& row) {
+  std::string out;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (i) out += ", ";
+    out += row[columns[i].column].ToSqlLiteral();
+  }
+  return columns.size() == 1 ? out : "(" + out + ")";
+}
+
+}  // namespace
+
+std::string UniqueKeyText(const TableSchema& table, const IndexSchema& index,
+                          std::string_view entry_key, const Row& row) {
+  std::string_view rest = entry_key;
+  Value v;
+  bool decodes = keys::DecodeValue(&rest, keys::Direction::kAsc, &v).ok();
+  std::string out;
+  for (size_t i = 0; i < index.columns.size(); ++i) {
+    const KeyColumn& k = index.columns[i];
+    const ColumnSchema& column = table.columns[k.column];
+    const Value& value = row[k.column];
+    std::string_view component;
+    if (decodes) {
+      std::string_view before = rest;
+      decodes = keys::DecodeValue(&rest, k.direction, &v).ok();
+      component = before.substr(0, before.size() - rest.size());
+    }
+    std::string text = value.ToSqlLiteral();
+    if (decodes && column.is_list && value.type() == Type::kList) {
+      // The element this entry is for, rather than the whole list.
+      for (const Value& element : value.list()) {
+        std::string bytes;
+        rows::EncodeKeyColumn(table, k, element, &bytes);
+        if (bytes == component) {
+          text = element.ToSqlLiteral();
+          break;
+        }
+      }
+    }
+    if (i) out += ", ";
+    out += text;
+  }
+  return index.columns.size() == 1 ? out : "(" + out + ")";
+}
+
+Status WriteTxn::Get(const std::string& key, std::string* value) {
+  auto it = writes_.find(key);
+  if (it != writes_.end()) {
+    if (!it->second) return Status::NotFound("deleted");
+    *value = *it->second;
+    return Status::OK();
+  }
+  return store_->Get(snapshot_.get(), key, value);
+}
+
+void WriteTxn::Put(std::string key, std::string value) {
+  writes_[std::move(key)] = std::move(value);
+}
+
+void WriteTxn::Delete(std::string key) {
+  writes_[std::move(key)] = std::nullopt;
+}
+
+WriteBatch WriteTxn::ToBatch() const {
+  WriteBatch batch;
+  for (const auto& [key, value] : writes_) {
+    if (value) {
+      batch.Put(key, *value);
+    } else {
+      batch.Delete(key);
+    }
+  }
+  return batch;
+}
+
+Status WriteTxn::CheckUnique(const TableSchema& table, const IndexSchema& index,
+                             const std::string& key, const Row& row) {
+  std::string existing;
+  Status s = Get(key, &existing);
+  if (s.code() == Status::Code::kNotFound) return Status::OK();
+  LQ_RETURN_IF_ERROR(s);
+  return Status::ConstraintError("UNIQUE index " + index.name +
+                                 ": duplicate key " +
+                                 UniqueKeyText(table, index, key, row));
+}
+
+Status WriteTxn::InsertRow(const TableSchema& table, const Row& row) {
+  std::string key = rows::RowKey(table, row);
+  std::string existing;
+  Status s = Get(key, &existing);
+  if (s.ok()) {
+    return Status::ConstraintError("PRIMARY KEY of " + table.name +
+                                   ": duplicate key " +
+                                   KeyValuesText(table.primary_key, row));
+  }
+  if (s.code() != Status::Code::kNotFound) return s;
+  std::vector<rows::IndexEntry> entries;
+  for (const auto& index : table.indexes) {
+    entries.clear();
+    rows::IndexEntriesForRow(table, *index, row, &entries);
+    for (rows::IndexEntry& e : entries) {
+      if (e.unique_key)
+        LQ_RETURN_IF_ERROR(CheckUnique(table, *index, e.key, row));
+      Put(std::move(e.key), std::move(e.value));
+    }
+  }
+  Put(std::move(key), rows::RowValue(table, row));
+  return Status::OK();
+}
+
+Status WriteTxn::DeleteRow(const TableSchema& table, const Row& row) {
+  std::vector<rows::IndexEntry> entries;
+  for (const auto& index : table.indexes) {
+    entries.clear();
+    rows::IndexEntriesForRow(table, *index, row, &entries);
+    for (rows::IndexEntry& e : entries) Delete(std::move(e.key));
+  }
+  Delete(rows::RowKey(table, row));
+  return Status::OK();
+}
+
+Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
+                           const Row& new_row) {
+  std::string old_key = rows::RowKey(table, old_row);
+  std::string new_key = rows::RowKey(table, new_row);
+  if (old_key != new_key) {
+    std::string existing;
+    Status s = Get(new_key, &existing);
+    if (s.ok()) {
+      return Status::ConstraintError("PRIMARY KEY of " + table.name +
+                                     ": duplicate key " +
+                                     KeyValuesText(table.primary_key, new_row));
+    }
+    if (s.code() != Status::Code::kNotFound) return s;
+    Delete(old_key);
+  }
+  std::vector<rows::IndexEntry> old_entries, new_entries;
+  for (const auto& index : table.indexes) {
+    old_entries.clear();
+    new_entries.clear();
+    rows::IndexEntriesForRow(table, *index, old_row, &old_entries);
+    rows::IndexEntriesForRow(table, *index, new_row, &new_entries);
+    for (rows::IndexEntry& e : old_entries) {
+      bool kept = std::any_of(
+          new_entries.begin(), new_entries.end(),
+          [&](const rows::IndexEntry& n) { return n.key == e.key; });
+      if (!kept) Delete(std::move(e.key));
+    }
+    for (rows::IndexEntry& e : new_entries) {
+      bool existed = std::any_of(
+          old_entries.begin(), old_entries.end(),
+          [&](const rows::IndexEntry& o) { return o.key == e.key; });
+      if (e.unique_key && !existed) {
+        LQ_RETURN_IF_ERROR(CheckUnique(table, *index, e.key, new_row));
+      }
+      Put(std::move(e.key), std::move(e.value));
+    }
+  }
+  Put(std::move(new_key), rows::RowValue(table, new_row));
+  return Status::OK();
+}
+
+}  // namespace levelql
