@@ -1,6 +1,7 @@
 #include "engine/exec/build_operators.h"
 
 #include "engine/exec/row_id_stream.h"
+#include "engine/exec/row_sources.h"
 
 namespace levelql {
 namespace {

@@ -80,27 +80,6 @@ void SeekAfterPk(RowIdStream* ids, std::string_view pk);
 std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
                                            int64_t n);
 
-// Fetches the row of each key through one iterator, giving full rows of
-// `table`. With `first_entry_of` (the path of a single scan that can meet a
-// row more than once: a multi-valued index), a row is returned only at its
-// first entry inside the path's spans, so each row comes out once; the rule
-// is stateless, so continuation tokens keep the entry as their position.
-std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
-                                    std::shared_ptr<const TableSchema> table,
-                                    std::unique_ptr<RowIdStream> ids,
-                                    NodeStats* stats,
-                                    const AccessPath* first_entry_of = nullptr);
-
-// Builds rows from index entries alone: the index key columns (whose key
-// form decodes to the value), INCLUDE columns and primary-key columns.
-// Without `decode` the rows are all NULL (for queries that read no column).
-// Only `read_columns` are decoded (the others are left as they were, and
-// must not be read); with none, entries are only counted (COUNT(*)).
-std::unique_ptr<RowSource> NewIndexOnly(
-    std::shared_ptr<const TableSchema> table, const IndexSchema* index,
-    std::unique_ptr<RowIdStream> ids, NodeStats* stats,
-    const std::vector<int>& read_columns);
-
 }  // namespace levelql
 
 #endif  // LEVELQL_ENGINE_EXEC_ROW_ID_STREAM_H_

@@ -1,0 +1,240 @@
+#include "engine/exec/row_sources.h"
+
+#include <algorithm>
+
+#include "indexes/row_format.h"
+
+namespace levelql {
+namespace {
+
+// Where a key stream stands, for continuation tokens: its entry key when
+// it walks one scan in key order, else the primary key.
+bool StreamPosition(const RowIdStream& ids, ResumePoint::Kind* kind,
+                    std::string* key) {
+  if (!ids.Valid()) return false;
+  if (ids.position_is_entry()) {
+    *kind = ResumePoint::Kind::kEntry;
+    key->assign(ids.entry_key());
+  } else {
+    *kind = ResumePoint::Kind::kPk;
+    key->assign(ids.pk());
+  }
+  return true;
+}
+
+// Whether `entry` is the first (smallest) of the entries `row` owns in the
+// index of `path` that lie inside the path's spans: the one entry at which a
+// scan that can meet the row several times returns it. The rule depends only
+// on the row and the entry, so a scan resumed at any entry still returns
+// each row exactly once.
+bool IsFirstEntry(const TableSchema& table, const AccessPath& path,
+                  const Row& row, std::string_view entry) {
+  std::vector<rows::IndexEntry> entries;
+  rows::IndexEntriesForRow(table, *path.index, row, &entries);
+  for (const rows::IndexEntry& e : entries) {
+    if (e.key >= entry) continue;
+    // Spans are sorted by lo and disjoint: the candidate span is the last
+    // one starting at or before the key.
+    auto it = std::upper_bound(
+        path.spans.begin(), path.spans.end(), e.key,
+        [](const std::string& k, const KeySpan& s) { return k < s.lo; });
+    if (it != path.spans.begin() && e.key < std::prev(it)->hi) return false;
+  }
+  return true;
+}
+
+class Fetch : public RowSource {
+ public:
+  Fetch(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
+        std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+        const AccessPath* first_entry_of)
+      : ctx_(ctx),
+        table_(std::move(table)),
+        ids_(std::move(ids)),
+        stats_(stats),
+        first_entry_of_(first_entry_of),
+        prefix_(rows::IdPrefix(table_->id)) {}
+
+  bool Next(Row* row) override {
+    while (FetchNext(row)) {
+      if (first_entry_of_ == nullptr ||
+          IsFirstEntry(*table_, *first_entry_of_, *row, ids_->entry_key())) {
+        if (stats_) ++stats_->rows;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return started_ && StreamPosition(*ids_, kind, key);
+  }
+  Status status() const override {
+    return status_.ok() ? ids_->status() : status_;
+  }
+
+ private:
+  bool FetchNext(Row* row) {
+    // Advance lazily, so a LIMIT that stops pulling reads no key too many.
+    if (started_) ids_->Next();
+    started_ = true;
+    if (!status_.ok() || !ids_->Valid()) return false;
+    if (ids_->reads_rows()) {
+      status_ =
+          rows::DecodeRow(*table_, ids_->entry_key(), ids_->entry_value(), row);
+    } else {
+      // A point read: LevelDB's Get stops at the first level that has the
+      // key and skips files by their bloom filters, where an iterator's
+      // Seek positions a cursor in every level.
+      key_ = prefix_;
+      key_.append(ids_->pk());
+      Status s = ctx_->store->Get(ctx_->snapshot.get(), key_, &value_);
+      ++ctx_->seeks;
+      ++ctx_->keys_read;
+      if (stats_) {
+        ++stats_->seeks;
+        ++stats_->keys;
+      }
+      if (!s.ok()) {
+        status_ =
+            s.code() == Status::Code::kNotFound
+                ? Status::Corruption("index entry of table " + table_->name +
+                                     " points to a missing row")
+                : s;
+        return false;
+      }
+      status_ = rows::DecodeRow(*table_, key_, value_, row);
+    }
+    return status_.ok();
+  }
+
+  bool started_ = false;
+  ExecContext* ctx_;
+  std::shared_ptr<const TableSchema> table_;
+  std::unique_ptr<RowIdStream> ids_;
+  NodeStats* stats_;
+  const AccessPath* first_entry_of_;
+  std::string prefix_;
+  std::string key_;
+  std::string value_;
+  Status status_;
+};
+
+class IndexOnly : public RowSource {
+ public:
+  // Where each part of an entry goes in the row: a column number, or -1
+  // when the query does not read it (skipped without decoding).
+  IndexOnly(std::shared_ptr<const TableSchema> table, const IndexSchema* index,
+            std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+            const std::vector<int>& read_columns)
+      : table_(std::move(table)),
+        index_(index),
+        ids_(std::move(ids)),
+        stats_(stats),
+        decode_(!read_columns.empty()) {
+    std::vector<bool> wanted(table_->columns.size(), false);
+    for (int c : read_columns) wanted[c] = true;
+    auto take = [&](int column, bool decodable) {
+      if (!decodable || !wanted[column]) return -1;
+      wanted[column] = false;  // once, from the first part that has it
+      return column;
+    };
+    // A key component decodes to its column's value unless it is a list
+    // element or a collation key (whose text the value keeps, below).
+    auto plain = [&](const KeyColumn& k) {
+      return !table_->columns[k.column].is_list &&
+             !rows::KeepsOriginalText(*table_, k);
+    };
+    for (const KeyColumn& k : index_->columns) {
+      key_targets_.push_back(take(k.column, plain(k)));
+    }
+    for (const KeyColumn& k : table_->primary_key) {
+      pk_targets_.push_back(take(k.column, plain(k)));
+    }
+    for (int c : index_->include) include_targets_.push_back(take(c, true));
+    for (const KeyColumn& k : index_->columns) {
+      if (rows::KeepsOriginalText(*table_, k)) {
+        include_targets_.push_back(take(k.column, true));
+      }
+    }
+  }
+
+  bool Next(Row* row) override {
+    if (started_) ids_->Next();
+    started_ = true;
+    if (!status_.ok() || !ids_->Valid()) return false;
+    if (row->size() != table_->columns.size()) {
+      row->assign(table_->columns.size(), Value());
+    }
+    if (decode_) status_ = Decode(row);
+    if (!status_.ok()) return false;
+    if (stats_) ++stats_->rows;
+    return true;
+  }
+  bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    return started_ && StreamPosition(*ids_, kind, key);
+  }
+  Status status() const override {
+    return status_.ok() ? ids_->status() : status_;
+  }
+
+ private:
+  // Decodes the parts the query reads into their columns; the other
+  // columns of *row are never read.
+  Status Decode(Row* row) const {
+    rows::EntryParts parts;  // the entry's layout decides where pk and
+                             // INCLUDE are
+    LQ_RETURN_IF_ERROR(rows::ParseIndexEntry(*index_, ids_->entry_key(),
+                                             ids_->entry_value(), &parts));
+    std::string_view in = parts.indexed;
+    for (size_t i = 0; i < key_targets_.size(); ++i) {
+      LQ_RETURN_IF_ERROR(
+          Part(&in, index_->columns[i].direction, key_targets_[i], row));
+    }
+    in = parts.pk;
+    for (size_t i = 0; i < pk_targets_.size(); ++i) {
+      LQ_RETURN_IF_ERROR(
+          Part(&in, table_->primary_key[i].direction, pk_targets_[i], row));
+    }
+    in = parts.include;
+    for (int target : include_targets_) {
+      LQ_RETURN_IF_ERROR(Part(&in, keys::Direction::kAsc, target, row));
+    }
+    return Status::OK();
+  }
+
+  static Status Part(std::string_view* in, keys::Direction dir, int target,
+                     Row* row) {
+    if (target < 0) return keys::SkipComponent(in, dir);
+    return keys::DecodeValue(in, dir, &(*row)[target]);
+  }
+
+  bool started_ = false;
+  std::shared_ptr<const TableSchema> table_;
+  const IndexSchema* index_;
+  std::unique_ptr<RowIdStream> ids_;
+  NodeStats* stats_;
+  bool decode_;
+  std::vector<int> key_targets_, pk_targets_, include_targets_;
+  Status status_;
+};
+
+}  // namespace
+
+std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
+                                    std::shared_ptr<const TableSchema> table,
+                                    std::unique_ptr<RowIdStream> ids,
+                                    NodeStats* stats,
+                                    const AccessPath* first_entry_of) {
+  return std::make_unique<Fetch>(ctx, std::move(table), std::move(ids), stats,
+                                 first_entry_of);
+}
+
+std::unique_ptr<RowSource> NewIndexOnly(
+    std::shared_ptr<const TableSchema> table, const IndexSchema* index,
+    std::unique_ptr<RowIdStream> ids, NodeStats* stats,
+    const std::vector<int>& read_columns) {
+  return std::make_unique<IndexOnly>(std::move(table), index, std::move(ids),
+                                     stats, read_columns);
+}
+
+}  // namespace levelql
