@@ -75,12 +75,9 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
   LQ_ASSIGN_OR_RETURN(
       PlannedSelect planned,
       PlanSelectRun(*run->bound, run->ctx, rules(), backward_rows));
-  if (run->ctx.resume && (planned.order_signature != resume->order_signature ||
-                          !TokenFitsMode(resume->kind, planned.token_mode))) {
-    return Status::InvalidArgument(
-        "the query's plan changed since the continuation token was made: "
-        "it reads rows in another order now (ANALYZE, PRAGMA disable_rules "
-        "or another setting changed it); restart the query");
+  if (run->ctx.resume) {
+    LQ_RETURN_IF_ERROR(CheckTokenFitsPlan(*resume, planned.token_mode,
+                                          planned.order_signature));
   }
   run->exec = StartSelect(std::move(planned), *run->bound, &run->ctx);
   if (!resume) run->start = run->Point(ResumePoint::Kind::kStart, 0);

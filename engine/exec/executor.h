@@ -1,9 +1,8 @@
-// Runs bound statements: builds operator trees for SELECT and applies DML
-// through a WriteTxn.
-//
-// The access path is chosen by the planner (planner.h); everything above it
-// (filter, aggregate, distinct, sort, limit) is built here. Stateless
-// functions; the ExecContext carries the statement's snapshot and parameters.
+// Runs bound statements: plans a SELECT (planner.h) and starts its
+// operators (build_operators.h), and applies INSERT, UPDATE and DELETE
+// through a WriteTxn, each row with every index entry it owns. Stateless
+// functions; the ExecContext carries the statement's snapshot and
+// parameters.
 #ifndef LEVELQL_ENGINE_EXEC_EXECUTOR_H_
 #define LEVELQL_ENGINE_EXEC_EXECUTOR_H_
 

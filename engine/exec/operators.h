@@ -3,8 +3,8 @@
 // A RowSource is used by one thread. Next(row) returns false at the end or on
 // error; status() tells which. Rows handed out are owned by the caller.
 // Operators here are the always-correct building blocks (scan, filter,
-// project, aggregate, distinct, sort, limit); index access paths add their
-// own sources in access_path.h.
+// project, aggregate, distinct, sort, limit); index access paths read keys
+// through row_id_stream.h and turn them into rows in row_sources.h.
 #ifndef LEVELQL_ENGINE_EXEC_OPERATORS_H_
 #define LEVELQL_ENGINE_EXEC_OPERATORS_H_
 

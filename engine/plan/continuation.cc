@@ -242,6 +242,19 @@ bool TokenFitsMode(ResumePoint::Kind kind, TokenMode mode) {
   return false;
 }
 
+Status CheckTokenFitsPlan(const ResumePoint& token, TokenMode mode,
+                          uint64_t order_signature) {
+  if (token.kind == ResumePoint::Kind::kStart) return Status::OK();
+  if (token.order_signature == order_signature &&
+      TokenFitsMode(token.kind, mode)) {
+    return Status::OK();
+  }
+  return Status::InvalidArgument(
+      "the query's plan changed since the continuation token was made: it "
+      "reads rows in another order now (ANALYZE, PRAGMA disable_rules or "
+      "another setting changed it); restart the query");
+}
+
 uint64_t OrderSignature(const PlanNode& plan, TokenMode mode) {
   std::string sig;
   switch (mode) {

@@ -81,6 +81,12 @@ uint64_t OrderSignature(const PlanNode& plan, TokenMode mode);
 // Whether a token of `kind` can be resumed by a plan of `mode`.
 bool TokenFitsMode(ResumePoint::Kind kind, TokenMode mode);
 
+// Whether a plan (its token mode and OrderSignature) resumes `token` at
+// the position it means: InvalidArgument naming why not (the plan reads in
+// another order now), else OK. A token at the start fits every plan.
+Status CheckTokenFitsPlan(const ResumePoint& token, TokenMode mode,
+                          uint64_t order_signature);
+
 // 64-bit FNV-1a, for fingerprints (not for authentication).
 uint64_t Fingerprint(std::string_view bytes, uint64_t seed = 0);
 
