@@ -33,7 +33,11 @@ struct Options {
   bool sync_writes = false;  // fsync every committed statement
   size_t block_cache_bytes = 8 << 20;
   int bloom_bits_per_key = 10;  // 0 disables the bloom filter
-  bool compression = true;      // snappy, when LevelDB has it
+  // Snappy-compress table blocks. Off by default: a point read that misses
+  // the block cache then reads its block from the OS page cache without
+  // decompressing it (measured: an OR of two indexes fetching 5,000 rows
+  // of 200,000 took 17 ms instead of 30 ms), at ~30% more disk space.
+  bool compression = false;
   // A statement running longer stops with Status::Interrupted (0: no
   // limit). PRAGMA statement_timeout_ms changes it for the connection.
   int64_t statement_timeout_ms = 0;
