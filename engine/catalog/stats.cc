@@ -7,31 +7,40 @@ namespace levelql {
 namespace {
 
 // Counts entries and distinct prefixes of the first `columns` components
-// of the keys under `prefix`.
+// of the keys under `prefix`. Keys come sorted, so a prefix is new exactly
+// when its bytes differ from the previous key's: components are only
+// skipped over (SkipComponent), never decoded.
 Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
                  const std::string& prefix,
                  const std::vector<KeyColumn>& columns, IndexStats* out) {
   out->entries = 0;
   out->distinct.assign(columns.size(), 0);
-  std::vector<std::string> last(columns.size());
+  std::string last;  // the previous key
+  std::vector<size_t> last_ends, ends(columns.size());
   auto it = store->NewIterator(snapshot);
   for (it->Seek(prefix);
        it->Valid() && it->key().substr(0, prefix.size()) == prefix;
        it->Next()) {
-    ++out->entries;
-    std::string_view rest = it->key().substr(prefix.size());
-    const char* start = rest.data();
+    const std::string_view key = it->key();
+    std::string_view rest = key.substr(prefix.size());
     for (size_t i = 0; i < columns.size(); ++i) {
-      Value v;
-      LQ_RETURN_IF_ERROR(keys::DecodeValue(&rest, columns[i].direction, &v));
-      std::string_view head(start, rest.data() - start);
-      if (out->entries == 1 || head != last[i]) {
-        ++out->distinct[i];
-        last[i].assign(head);
-        // A new prefix of length i is new for every longer length too.
-        for (size_t j = i + 1; j < columns.size(); ++j) last[j].clear();
+      LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, columns[i].direction));
+      ends[i] = key.size() - rest.size();
+    }
+    // The shortest prefix that differs from the previous key's; it and
+    // every longer one are new.
+    size_t first_new = 0;
+    if (out->entries > 0) {
+      while (first_new < columns.size() &&
+             ends[first_new] == last_ends[first_new] &&
+             key.compare(0, ends[first_new], last, 0, ends[first_new]) == 0) {
+        ++first_new;
       }
     }
+    for (size_t i = first_new; i < columns.size(); ++i) ++out->distinct[i];
+    ++out->entries;
+    last.assign(key.data(), columns.empty() ? 0 : ends.back());
+    last_ends = ends;
   }
   return it->status();
 }
@@ -41,17 +50,29 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
 Result<TableStats> ComputeStats(KvStore* store, const KvSnapshot* snapshot,
                                 const TableSchema& table) {
   TableStats stats;
-  IndexStats pk;
-  LQ_RETURN_IF_ERROR(CountKeys(store, snapshot, rows::IdPrefix(table.id),
-                               table.primary_key, &pk));
-  stats.rows = pk.entries;
-  stats.indexes[""] = pk;
+  const IndexSchema* one_per_row = nullptr;  // an index with an entry a row
   for (const auto& index : table.indexes) {
     IndexStats s;
     LQ_RETURN_IF_ERROR(CountKeys(store, snapshot, rows::IdPrefix(index->id),
                                  index->columns, &s));
     stats.indexes[index->name] = s;
+    if (!index->multi_valued && index->needs_reindex.empty()) {
+      one_per_row = index.get();
+    }
   }
+  IndexStats pk;
+  if (one_per_row && table.primary_key.size() == 1) {
+    // A one-column primary key is distinct on every row, and an index with
+    // one entry per row has as many entries as the table has rows: the
+    // rows, the largest key range, need not be read.
+    pk.entries = stats.indexes[one_per_row->name].entries;
+    pk.distinct.assign(1, pk.entries);
+  } else {
+    LQ_RETURN_IF_ERROR(CountKeys(store, snapshot, rows::IdPrefix(table.id),
+                                 table.primary_key, &pk));
+  }
+  stats.rows = pk.entries;
+  stats.indexes[""] = pk;
   return stats;
 }
 
