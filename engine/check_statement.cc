@@ -2,6 +2,8 @@
 // snapshot, for every table, one table or one index.
 #include "engine/database_impl.h"
 #include "engine/storage/check.h"
+#include "engine/storage/rank_index.h"
+#include "indexes/row_format.h"
 
 namespace levelql {
 
@@ -31,6 +33,7 @@ Status DatabaseImpl::RunCheck(const parser::Check& check) {
     }
   }
   CheckReport report;
+  std::vector<std::string> rank_problems;
   for (const auto& t : tables) {
     // Quarantined keys are made by another collator: nothing to compare
     // until REINDEX, which the error says.
@@ -52,8 +55,26 @@ Status DatabaseImpl::RunCheck(const parser::Check& check) {
     }
     LQ_RETURN_IF_ERROR(CheckTable(store_.get(), ctx.snapshot.get(), *usable,
                                   only_index, &report));
+    // A ranked index's counts against its entries.
+    for (const auto& index : usable->indexes) {
+      if (!index->ranked) continue;
+      if (!only_index.empty() && index->name != only_index) continue;
+      Status v = ranks::Verify(
+          {rows::IdPrefix(index->id), rows::IdPrefix(index->rank_id)},
+          store_.get(), ctx.snapshot.get());
+      if (v.code() == Status::Code::kCorruption) {
+        rank_problems.push_back("index " + index->name + ": " + v.message());
+      } else {
+        LQ_RETURN_IF_ERROR(v);
+      }
+    }
   }
-  return report.ToStatus();
+  if (!report.ok() || rank_problems.empty()) return report.ToStatus();
+  std::string msg = "CHECK found wrong counts in " +
+                    std::to_string(rank_problems.size()) + " ranked index" +
+                    (rank_problems.size() == 1 ? "" : "es");
+  for (const std::string& p : rank_problems) msg += "\n  " + p;
+  return Status::Corruption(msg);
 }
 
 }  // namespace levelql

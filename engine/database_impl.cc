@@ -339,16 +339,18 @@ Result<std::unique_ptr<Database>> OpenDatabaseOnStore(
                       LoadCatalog(store.get(), options.read_only));
   // Remove indexes whose CREATE INDEX was cut short (all or nothing).
   if (!options.read_only) {
-    for (const auto& [name, id] : catalog.unfinished_indexes) {
+    for (const auto& [name, ids] : catalog.unfinished_indexes) {
       WriteBatch batch;
-      const std::string prefix = rows::IdPrefix(id);
-      auto it = store->NewIterator(nullptr);
-      for (it->Seek(prefix);
-           it->Valid() && it->key().substr(0, prefix.size()) == prefix;
-           it->Next()) {
-        batch.Delete(std::string(it->key()));
+      for (int64_t id : ids) {
+        const std::string prefix = rows::IdPrefix(id);
+        auto it = store->NewIterator(nullptr);
+        for (it->Seek(prefix);
+             it->Valid() && it->key().substr(0, prefix.size()) == prefix;
+             it->Next()) {
+          batch.Delete(std::string(it->key()));
+        }
+        LQ_RETURN_IF_ERROR(it->status());
       }
-      LQ_RETURN_IF_ERROR(it->status());
       batch.Delete(IndexRecordKey(name));
       batch.Delete(BuildingKey(name));
       LQ_RETURN_IF_ERROR(store->Write(batch, true));

@@ -89,6 +89,8 @@ class DatabaseImpl : public Database {
   Status Backfill(const TableSchema& table, const IndexSchema& index,
                   std::shared_ptr<const TableSchema> table_ptr);
   static constexpr size_t kBackfillBatch = 10000;
+  // Writes the counts of a ranked index from its entries (ddl.cc).
+  Status BuildRanks(const IndexSchema& index);
   Status RunDropTable(const parser::DropTable& drop);
   Status RunDropIndex(const parser::DropIndex& drop);
   Result<int64_t> RunWrite(const parser::Statement& stmt, const Params& params);

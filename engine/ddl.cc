@@ -1,5 +1,6 @@
 // DDL statements of DatabaseImpl: CREATE/DROP TABLE and INDEX.
 #include "engine/database_impl.h"
+#include "engine/storage/rank_index.h"
 #include "indexes/row_format.h"
 #include "parser/lexer.h"
 
@@ -68,6 +69,7 @@ Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
                       MakeIndexSchema(create, *table, cat->next_id, stmt.text));
   auto next = std::make_shared<CatalogState>(*cat);
   next->next_id++;
+  if (index->ranked) index->rank_id = next->next_id++;
 
   // 1. The record, marked as building: a crash before step 3 leaves a
   //    marker that the next open uses to remove the half-built index.
@@ -81,9 +83,13 @@ Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
   //    against what earlier batches wrote (reads see the latest state; no
   //    other writer runs: we hold write_mu_).
   Status s = Backfill(*table, *index, cat->tables.at(create.table));
+  if (s.ok() && index->ranked) s = BuildRanks(*index);
   if (!s.ok()) {
     WriteBatch undo;
     Status d = DeleteRange(rows::IdPrefix(index->id), &undo);
+    if (d.ok() && index->ranked) {
+      d = DeleteRange(rows::IdPrefix(index->rank_id), &undo);
+    }
     undo.Delete(IndexRecordKey(index->name));
     undo.Delete(BuildingKey(index->name));
     if (d.ok()) d = Commit(undo);
@@ -131,6 +137,50 @@ Status DatabaseImpl::Backfill(const TableSchema& table,
   return Commit(txn.ToBatch());
 }
 
+namespace {
+
+// Collects writes into batches of a bounded size, committed as they fill.
+class BatchSink : public ranks::Sink {
+ public:
+  BatchSink(std::function<Status(const WriteBatch&)> commit, size_t size)
+      : commit_(std::move(commit)), size_(size) {}
+  void Put(std::string key, std::string value) override {
+    batch_.Put(std::move(key), std::move(value));
+    MaybeFlush();
+  }
+  void Delete(std::string key) override {
+    batch_.Delete(std::move(key));
+    MaybeFlush();
+  }
+  Status Finish() {
+    if (status_.ok() && !batch_.empty()) status_ = commit_(batch_);
+    return status_;
+  }
+
+ private:
+  void MaybeFlush() {
+    if (batch_.ops().size() < size_ || !status_.ok()) return;
+    status_ = commit_(batch_);
+    batch_.Clear();
+  }
+  std::function<Status(const WriteBatch&)> commit_;
+  size_t size_;
+  WriteBatch batch_;
+  Status status_;
+};
+
+}  // namespace
+
+Status DatabaseImpl::BuildRanks(const IndexSchema& index) {
+  BatchSink sink([this](const WriteBatch& b) { return Commit(b); },
+                 kBackfillBatch);
+  auto view = store_->NewIterator(nullptr);
+  LQ_RETURN_IF_ERROR(
+      ranks::Build({rows::IdPrefix(index.id), rows::IdPrefix(index.rank_id)},
+                   view.get(), &sink));
+  return sink.Finish();
+}
+
 Status DatabaseImpl::DeleteRange(const std::string& prefix, WriteBatch* batch) {
   auto it = store_->NewIterator(nullptr);
   for (it->Seek(prefix);
@@ -154,6 +204,9 @@ Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
   auto next = std::make_shared<CatalogState>(*cat);
   for (const auto& index : table->indexes) {
     LQ_RETURN_IF_ERROR(DeleteRange(rows::IdPrefix(index->id), &batch));
+    if (index->ranked) {
+      LQ_RETURN_IF_ERROR(DeleteRange(rows::IdPrefix(index->rank_id), &batch));
+    }
     batch.Delete(IndexRecordKey(index->name));
     next->index_table.erase(index->name);
   }
@@ -182,6 +235,10 @@ Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
     if (new_table->indexes[i]->name == drop.name) {
       LQ_RETURN_IF_ERROR(
           DeleteRange(rows::IdPrefix(new_table->indexes[i]->id), &batch));
+      if (new_table->indexes[i]->ranked) {
+        LQ_RETURN_IF_ERROR(DeleteRange(
+            rows::IdPrefix(new_table->indexes[i]->rank_id), &batch));
+      }
       new_table->indexes.erase(new_table->indexes.begin() + i);
       break;
     }

@@ -165,6 +165,11 @@ Status DatabaseImpl::Rebuild(const std::string& name) {
                                     *table, next->next_id++, index->sql));
     new_ids.push_back(fresh->id);
     old_ids.push_back(index->id);
+    if (fresh->ranked) {
+      fresh->rank_id = next->next_id++;
+      new_ids.push_back(fresh->rank_id);
+    }
+    if (index->ranked) old_ids.push_back(index->rank_id);
     table->indexes.push_back(fresh);
     rebuilt.push_back(fresh);
   }
@@ -189,6 +194,7 @@ Status DatabaseImpl::Rebuild(const std::string& name) {
   ExecContext ctx = NewContext(nullptr);
   auto scan = NewTableScan(&ctx, old_table);
   WriteTxn txn(store_.get(), nullptr);
+  txn.set_maintain_ranks(false);  // counted in bulk below
   Row row;
   Status s;
   while (s.ok() && scan->Next(&row)) {
@@ -213,10 +219,14 @@ Status DatabaseImpl::Rebuild(const std::string& name) {
     if (s.ok() && txn.pending() >= kBatch) {
       s = Commit(txn.ToBatch());
       txn = WriteTxn(store_.get(), nullptr);
+      txn.set_maintain_ranks(false);
     }
   }
   if (s.ok()) s = scan->status();
   if (s.ok()) s = Commit(txn.ToBatch());
+  for (const auto& index : rebuilt) {
+    if (s.ok() && index->ranked) s = BuildRanks(*index);
+  }
   if (!s.ok()) return undo(s.WithPrefix("REINDEX " + name + ": "));
 
   // (3) The swap.

@@ -49,6 +49,11 @@ struct IndexSchema {
   // more than once and need duplicate elimination.
   bool multi_valued = false;
 
+  // WITH (ranked): entry counts are kept in the key range `rank_id`
+  // (engine/storage/rank_index.h), for OFFSET and COUNT(*) in O(log n).
+  bool ranked = false;
+  int64_t rank_id = 0;
+
   // Why the index cannot be used until REINDEX rebuilds it (its keys were
   // made by another collation version, or by an older format); empty when
   // it is usable. The planner never reads such an index and its table

@@ -78,7 +78,7 @@ bool EqualNode(const CreateTable& a, const CreateTable& b) {
 bool EqualNode(const CreateIndex& a, const CreateIndex& b) {
   return a.name == b.name && a.table == b.table && a.unique == b.unique &&
          a.if_not_exists == b.if_not_exists && a.include == b.include &&
-         EqualIndexColumns(a.columns, b.columns);
+         a.ranked == b.ranked && EqualIndexColumns(a.columns, b.columns);
 }
 
 bool EqualNode(const DropTable& a, const DropTable& b) {

@@ -127,6 +127,7 @@ struct CreateIndex {
   bool if_not_exists = false;
   std::vector<IndexColumn> columns;
   std::vector<std::string> include;
+  bool ranked = false;  // WITH (ranked): entry counts kept for OFFSET/COUNT
 };
 
 struct DropTable {

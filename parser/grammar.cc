@@ -469,6 +469,8 @@ auto const create_index_def =
        (column_name[push_to<&CreateIndex::include>] >>
         *(ch_comma > column_name[push_to<&CreateIndex::include>])) >
        ch_rparen) >>
+     -(kw("WITH") > ch_lparen > kw("RANKED")[flag<&CreateIndex::ranked>] >
+       ch_rparen) >>
      -reject(kw("WHERE"), "partial index"));
 auto const drop_table_def = kw("TABLE") >
                             -if_exists[flag<&DropTable::if_exists>] >

@@ -380,6 +380,7 @@ struct StatementWriter {
       }
       *out += ')';
     }
+    if (c.ranked) *out += " WITH (ranked)";
   }
   void operator()(const DropTable& d) const {
     *out += d.if_exists ? "DROP TABLE IF EXISTS " : "DROP TABLE ";

@@ -191,6 +191,7 @@ Result<std::shared_ptr<IndexSchema>> MakeIndexSchema(
   index->table = table.name;
   index->unique = create.unique;
   index->sql = sql;
+  index->ranked = create.ranked;
   std::set<int> used;
   for (const parser::IndexColumn& k : create.columns) {
     int col = table.FindColumn(k.name);
@@ -270,6 +271,9 @@ void PutIndexRecord(const IndexSchema& index, WriteBatch* batch) {
   EncodeRecord(index.id, index.sql, &value);
   keys::EncodeValue(Value::Text(JoinVersions(index.collation_versions)),
                     keys::Direction::kAsc, &value);
+  if (index.ranked) {
+    keys::EncodeValue(Value::Int(index.rank_id), keys::Direction::kAsc, &value);
+  }
   batch->Put(IndexRecordKey(index.name), std::move(value));
 }
 
@@ -408,9 +412,19 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
     auto* create = std::get_if<parser::CreateIndex>(&stmt.node);
     std::string marker;
+    Value rank_id = Value::Int(0);  // WITH (ranked): its count range
+    if (!rest.empty()) {
+      LQ_RETURN_IF_ERROR(
+          keys::DecodeValue(&rest, keys::Direction::kAsc, &rank_id));
+      if (rank_id.type() != Type::kInteger) {
+        return Status::Corruption("bad rank id in an index record");
+      }
+    }
     if (create &&
         store->Get(nullptr, BuildingKey(create->name), &marker).ok()) {
-      state.unfinished_indexes.emplace_back(create->name, id);
+      std::vector<int64_t> ids = {id};
+      if (rank_id.int_value() > 0) ids.push_back(rank_id.int_value());
+      state.unfinished_indexes.emplace_back(create->name, std::move(ids));
       continue;
     }
     if (!create) return Status::Corruption("catalog record is not an index");
@@ -421,6 +435,11 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     }
     LQ_ASSIGN_OR_RETURN(auto index,
                         MakeIndexSchema(*create, *t->second, id, sql));
+    index->rank_id = rank_id.int_value();
+    if (index->ranked && index->rank_id <= 0) {
+      return Status::Corruption("ranked index " + index->name +
+                                " has no count range");
+    }
     std::string now = JoinVersions(index->collation_versions);
     if (auto r = reindex.find(index->name); r != reindex.end()) {
       index->needs_reindex = r->second;

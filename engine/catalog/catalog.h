@@ -58,7 +58,8 @@ struct CatalogState {
   std::map<std::string, std::string> index_table;  // index name -> table
   // Indexes whose CREATE INDEX did not finish (a crash during backfill):
   // not in `tables`; the database removes them when it opens.
-  std::vector<std::pair<std::string, int64_t>> unfinished_indexes;
+  // (name, the key ranges it wrote: entries, and counts when ranked)
+  std::vector<std::pair<std::string, std::vector<int64_t>>> unfinished_indexes;
   // ANALYZE statistics by table name (absent until ANALYZE runs).
   std::map<std::string, std::shared_ptr<const TableStats>> stats;
   int64_t next_id = 1;

@@ -47,6 +47,11 @@ class Counted : public RowSource {
   bool Position(ResumePoint::Kind* kind, std::string* key) const override {
     return input_->Position(kind, key);
   }
+  bool CountAll(int64_t* n) override {
+    if (!input_->CountAll(n)) return false;
+    stats_->rows += static_cast<uint64_t>(*n);
+    return true;
+  }
 
  private:
   std::unique_ptr<RowSource> input_;

@@ -148,6 +148,9 @@ class Accumulator {
  public:
   explicit Accumulator(const AggregateSpec* spec) : spec_(spec) {}
 
+  // COUNT(*) of rows counted without reading them.
+  void SetCount(int64_t n) { count_ = n; }
+
   Status Add(const Value& v) {
     if (spec_->kind == AggregateKind::kCountStar) {
       ++count_;
@@ -248,19 +251,15 @@ class Aggregate : public RowSource {
     std::vector<Accumulator> acc;
     for (const AggregateSpec& spec : *aggregates_) acc.emplace_back(&spec);
     Row row, last(row_width_);
-    while (input_->Next(&row)) {
-      EvalContext ec{&row, ctx_->params, nullptr};
-      for (size_t i = 0; i < acc.size(); ++i) {
-        Value v;
-        if (const BoundExpr* arg = (*aggregates_)[i].arg.get()) {
-          Result<Value> r = Evaluate(*arg, ec);
-          if (!r.ok()) return Fail(r.status());
-          v = std::move(r).value();
-        }
-        Status s = acc[i].Add(v);
-        if (!s.ok()) return Fail(s);
+    // Only COUNT(*), and no bare column: the input may count its rows
+    // without producing them (a ranked index).
+    int64_t counted = 0;
+    if (CountsOnly() && input_->CountAll(&counted)) {
+      for (Accumulator& a : acc) a.SetCount(counted);
+    } else {
+      while (Pull(&acc, &row, &last)) {
       }
-      last.swap(row);
+      if (!status_.ok()) return false;
     }
     if (!input_->status().ok()) return Fail(input_->status());
     std::vector<Value> results;
@@ -277,6 +276,43 @@ class Aggregate : public RowSource {
   Status status() const override { return status_; }
 
  private:
+  // Adds one input row to every accumulator; false at the end or on error.
+  bool Pull(std::vector<Accumulator>* acc, Row* row, Row* last) {
+    if (!input_->Next(row)) return false;
+    {
+      EvalContext ec{row, ctx_->params, nullptr};
+      for (size_t i = 0; i < acc->size(); ++i) {
+        Value v;
+        if (const BoundExpr* arg = (*aggregates_)[i].arg.get()) {
+          Result<Value> r = Evaluate(*arg, ec);
+          if (!r.ok()) return Fail(r.status());
+          v = std::move(r).value();
+        }
+        Status s = (*acc)[i].Add(v);
+        if (!s.ok()) return Fail(s);
+      }
+      last->swap(*row);
+    }
+    return true;
+  }
+
+  bool CountsOnly() const {
+    for (const AggregateSpec& spec : *aggregates_) {
+      if (spec.kind != AggregateKind::kCountStar) return false;
+    }
+    for (const BoundExpr* e : exprs_) {
+      if (ReadsColumn(*e)) return false;
+    }
+    return true;
+  }
+  static bool ReadsColumn(const BoundExpr& e) {
+    if (e.kind == BoundExpr::Kind::kColumn) return true;
+    for (const auto& a : e.args) {
+      if (ReadsColumn(*a)) return true;
+    }
+    return false;
+  }
+
   bool Fail(Status s) {
     status_ = std::move(s);
     return false;

@@ -67,6 +67,12 @@ class RowSource {
   virtual ~RowSource() = default;
   virtual bool Next(Row* row) = 0;
   virtual Status status() const = 0;
+  // The number of rows this source would still return, when it can tell
+  // without producing them (COUNT(*) over a ranked index); else false.
+  virtual bool CountAll(int64_t* n) {
+    (void)n;
+    return false;
+  }
   // Where the row last returned sits in the scan order (its entry key or
   // primary key), for continuation tokens. False when unknown.
   virtual bool Position(ResumePoint::Kind* kind, std::string* key) const {

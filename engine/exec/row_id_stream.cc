@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/storage/rank_index.h"
 #include "indexes/row_format.h"
 
 namespace levelql {
@@ -150,7 +151,76 @@ class SpanStream : public RowIdStream {
     }
   }
 
+  void SkipKeys(int64_t n) override {
+    if (!Ranked()) {
+      RowIdStream::SkipKeys(n);
+      return;
+    }
+    while (n > 0 && valid_) {
+      const KeySpan& span = spans_[span_];
+      // Entries before the current one, and before the span's far end.
+      Result<int64_t> here = ranks::Rank(space_, it_->key(), RankView());
+      Result<int64_t> end =
+          ranks::Rank(space_, reverse_ ? span.lo : span.hi, RankView());
+      if (!here.ok() || !end.ok()) {
+        return Fail(!here.ok() ? here.status() : end.status());
+      }
+      // Entries from the current one to the end of the span, inclusive.
+      const int64_t left = reverse_ ? *here - *end + 1 : *end - *here;
+      if (n >= left) {
+        n -= left;
+        ++span_;
+        EnterSpan();
+        continue;
+      }
+      Result<std::string> key =
+          ranks::EntryAt(space_, reverse_ ? *here - n : *here + n, RankView());
+      if (!key.ok()) return Fail(key.status());
+      Reposition(*key);  // an entry of this span: exact in both directions
+      return;
+    }
+  }
+
+  bool CountRemaining(int64_t* n) override {
+    if (!Ranked()) return false;
+    *n = 0;
+    for (size_t s = span_; valid_ && s < spans_.size(); ++s) {
+      const KeySpan& span = spans_[s];
+      const bool first = s == span_;
+      Result<int64_t> lo = ranks::Rank(
+          space_, first && !reverse_ ? std::string(it_->key()) : span.lo,
+          RankView());
+      Result<int64_t> hi = ranks::Rank(
+          space_, first && reverse_ ? After(it_->key()) : span.hi, RankView());
+      if (!lo.ok() || !hi.ok()) {
+        Fail(!lo.ok() ? lo.status() : hi.status());
+        return false;
+      }
+      *n += *hi - *lo;
+    }
+    return status_.ok();
+  }
+
  private:
+  bool Ranked() const { return index_ != nullptr && index_->ranked; }
+  // A second cursor on the statement's snapshot, for the counts.
+  KvIterator* RankView() {
+    if (!rank_it_) {
+      rank_it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
+      space_ = {rows::IdPrefix(index_->id), rows::IdPrefix(index_->rank_id)};
+    }
+    return rank_it_.get();
+  }
+  void Fail(Status s) {
+    status_ = std::move(s);
+    valid_ = false;
+  }
+  static std::string After(std::string_view key) {
+    std::string out(key);
+    out.push_back('\0');
+    return out;
+  }
+
   bool Before(std::string_view a, std::string_view b) const {
     return reverse_ ? a > b : a < b;
   }
@@ -244,6 +314,8 @@ class SpanStream : public RowIdStream {
   mutable Status pk_status_;  // an entry whose primary key would not parse
   Status status_;
   uint64_t count_ = 0;
+  std::unique_ptr<KvIterator> rank_it_;  // ranked indexes: the counts
+  ranks::Space space_;
 };
 
 // The rows of a primary-key path that fixes every key column: each span is
@@ -530,7 +602,7 @@ class SkipStream : public RowIdStream {
  public:
   SkipStream(std::unique_ptr<RowIdStream> child, int64_t n)
       : child_(std::move(child)) {
-    for (int64_t i = 0; i < n && child_->Valid(); ++i) child_->Next();
+    child_->SkipKeys(n);
   }
   bool Valid() const override { return child_->Valid(); }
   std::string_view pk() const override { return child_->pk(); }

@@ -46,6 +46,17 @@ class RowIdStream {
   // REQUIRES: position_is_entry(). Moves to the first entry after `key` in
   // the scan's direction (continuation tokens).
   virtual void SeekAfterEntry(std::string_view key) { (void)key; }
+  // Moves past the next `n` keys (the current one first). A scan of a
+  // ranked index jumps there through its counts; others step.
+  virtual void SkipKeys(int64_t n) {
+    for (int64_t i = 0; i < n && Valid(); ++i) Next();
+  }
+  // The number of keys from the current one to the end, when the stream
+  // can tell without reading them (a scan of a ranked index); else false.
+  virtual bool CountRemaining(int64_t* n) {
+    (void)n;
+    return false;
+  }
 };
 
 // Scans the spans of `path` forward (or backward with `reverse`), in span

@@ -176,6 +176,12 @@ class IndexOnly : public RowSource {
   Status status() const override {
     return status_.ok() ? ids_->status() : status_;
   }
+  // Rows that read no column are only counted: a ranked index knows how
+  // many are left without reading them.
+  bool CountAll(int64_t* n) override {
+    if (decode_ || started_ || !ids_->Valid()) return false;
+    return ids_->CountRemaining(n);
+  }
 
  private:
   // Decodes the parts the query reads into their columns; the other

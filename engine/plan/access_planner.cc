@@ -108,7 +108,25 @@ class Planner {
 
   double PathCost(const AccessPath& p) const {
     double rows = Rows(p);
+    if (Counted(p)) {
+      // A ranked index counts its entries, and skips OFFSET rows, without
+      // reading them: a few seeks per span.
+      if (count_only_) return static_cast<double>(p.spans.size()) * 4 + 1;
+      rows = std::max(0.0, rows - static_cast<double>(skip_));
+    }
     return p.index ? rows * kFetchCost + 1 : rows + 1;
+  }
+
+  // Whether a single scan of `p` can use a ranked index's counts.
+  static bool Counted(const AccessPath& p) {
+    return p.index != nullptr && p.index->ranked && !p.may_repeat_rows &&
+           !MergesSpans(p);
+  }
+
+  // What the query does with the rows, for the counts of ranked indexes.
+  void set_usage(int64_t skip, bool count_only) {
+    skip_ = skip;
+    count_only_ = count_only;
   }
 
   // The EXPLAIN detail is written once the plan is chosen (NameScans).
@@ -246,9 +264,12 @@ class Planner {
         if (!reverse) return;
         double cost = PathCost(p);
         if (limit_hint >= 0 && Rows(p) > 0) {
-          // The scan stops after about limit_hint matches.
-          cost =
-              std::min(cost, static_cast<double>(limit_hint) * kFetchCost + 1);
+          // The scan stops after about limit_hint matches (a ranked index
+          // skips the OFFSET part of them without reading).
+          const double read = std::max<double>(
+              0, static_cast<double>(limit_hint) -
+                     (Counted(p) ? static_cast<double>(skip_) : 0.0));
+          cost = std::min(cost, read * kFetchCost + 1);
         }
         if (!ordered || cost < ordered->cost) {
           Choice c = FromPath(std::move(p), terms.size(), *reverse, true);
@@ -327,6 +348,8 @@ class Planner {
   const RuleSet& rules_;
   const TableStats* stats_;
   double n_;
+  int64_t skip_ = 0;
+  bool count_only_ = false;
 };
 // Splits WHERE into terms and drops constant TRUE ones; nullopt when a
 // constant term is FALSE or NULL (the query matches nothing).
@@ -376,6 +399,7 @@ std::string ScanDetail(const TableSchema& table, const AccessPath& path,
   }
   if (reverse) s += " reverse";
   if (path.pk_sorted && path.index) s += " pk-sorted";
+  if (path.index && path.index->ranked) s += " ranked";
   return s;
 }
 
@@ -397,6 +421,7 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
                       const RuleSet& rules, const TableStats* stats,
                       const AccessRequest& request) {
   Planner planner(table_ptr, rules, stats);
+  planner.set_usage(request.skip, request.count_only);
   const TableSchema& table = *table_ptr;
   const BoundExpr* where = request.where;
   std::optional<std::vector<const BoundExpr*>> terms = Terms(where, rules);

@@ -158,6 +158,12 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
     request.limit_hint = limit + offset;
   }
   request.needed = &needed;
+  request.count_only =
+      select.aggregate && needed.empty() && !select.aggregates.empty() &&
+      std::all_of(select.aggregates.begin(), select.aggregates.end(),
+                  [](const AggregateSpec& a) {
+                    return a.kind == AggregateKind::kCountStar;
+                  });
   // OFFSET counted on keys needs rows that arrive in their final order and
   // are all kept: no distinct, no aggregate, no sort by an expression, and
   // not when resuming (the token's position already is past it).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/storage/rank_index.h"
 #include "indexes/row_format.h"
 
 namespace levelql {
@@ -17,7 +18,110 @@ std::string KeyValuesText(const std::vector<KeyColumn>& columns,
   return columns.size() == 1 ? out : "(" + out + ")";
 }
 
+// The snapshot overlaid with a WriteTxn's pending writes, forward only.
+class OverlayIterator : public KvIterator {
+ public:
+  using Writes = std::map<std::string, std::optional<std::string>>;
+  OverlayIterator(std::unique_ptr<KvIterator> base, const Writes* writes)
+      : base_(std::move(base)), writes_(writes), pending_(writes_->end()) {}
+
+  bool Valid() const override { return valid_; }
+  void Seek(std::string_view target) override {
+    base_->Seek(target);
+    pending_ = writes_->lower_bound(std::string(target));
+    Settle();
+  }
+  void Next() override {
+    if (from_pending_) {
+      if (base_->Valid() && base_->key() == pending_->first) base_->Next();
+      ++pending_;
+    } else {
+      base_->Next();
+    }
+    Settle();
+  }
+  std::string_view key() const override {
+    return from_pending_ ? std::string_view(pending_->first) : base_->key();
+  }
+  std::string_view value() const override {
+    return from_pending_ ? std::string_view(*pending_->second) : base_->value();
+  }
+  Status status() const override { return base_->status(); }
+  void SeekToFirst() override { Seek(""); }
+  void SeekToLast() override { valid_ = false; }  // not used: forward only
+  void Prev() override { valid_ = false; }
+
+ private:
+  // Positions on the smaller of the two heads; a pending write shadows the
+  // snapshot's key, and a pending delete hides it.
+  void Settle() {
+    while (true) {
+      const bool base = base_->Valid();
+      const bool pending = pending_ != writes_->end();
+      if (!base && !pending) {
+        valid_ = false;
+        return;
+      }
+      from_pending_ = pending && (!base || pending_->first <= base_->key());
+      if (from_pending_ && !pending_->second) {  // deleted
+        if (base && base_->key() == pending_->first) base_->Next();
+        ++pending_;
+        continue;
+      }
+      valid_ = true;
+      return;
+    }
+  }
+
+  std::unique_ptr<KvIterator> base_;
+  const Writes* writes_;
+  Writes::const_iterator pending_;
+  bool from_pending_ = false;
+  bool valid_ = false;
+};
+
+// Writes into a WriteTxn (for the rank structure).
+class TxnSink : public ranks::Sink {
+ public:
+  explicit TxnSink(WriteTxn* txn) : txn_(txn) {}
+  void Put(std::string key, std::string value) override {
+    txn_->Put(std::move(key), std::move(value));
+  }
+  void Delete(std::string key) override { txn_->Delete(std::move(key)); }
+
+ private:
+  WriteTxn* txn_;
+};
+
+ranks::Space SpaceOf(const IndexSchema& index) {
+  return {rows::IdPrefix(index.id), rows::IdPrefix(index.rank_id)};
+}
+
 }  // namespace
+
+std::unique_ptr<KvIterator> WriteTxn::NewIterator() {
+  return std::make_unique<OverlayIterator>(store_->NewIterator(snapshot_.get()),
+                                           &writes_);
+}
+
+Status WriteTxn::PutEntry(const IndexSchema& index, std::string key,
+                          std::string value) {
+  std::string copy = index.ranked && maintain_ranks_ ? key : std::string();
+  Put(std::move(key), std::move(value));
+  if (copy.empty()) return Status::OK();
+  auto view = NewIterator();
+  TxnSink sink(this);
+  return ranks::Insert(SpaceOf(index), copy, view.get(), &sink);
+}
+
+Status WriteTxn::DeleteEntry(const IndexSchema& index, std::string key) {
+  std::string copy = index.ranked && maintain_ranks_ ? key : std::string();
+  Delete(std::move(key));
+  if (copy.empty()) return Status::OK();
+  auto view = NewIterator();
+  TxnSink sink(this);
+  return ranks::Delete(SpaceOf(index), copy, view.get(), &sink);
+}
 
 std::string UniqueKeyText(const TableSchema& table, const IndexSchema& index,
                           std::string_view entry_key, const Row& row) {
@@ -111,7 +215,8 @@ Status WriteTxn::InsertRow(const TableSchema& table, const Row& row) {
     for (rows::IndexEntry& e : entries) {
       if (e.unique_key)
         LQ_RETURN_IF_ERROR(CheckUnique(table, *index, e.key, row));
-      Put(std::move(e.key), std::move(e.value));
+      LQ_RETURN_IF_ERROR(
+          PutEntry(*index, std::move(e.key), std::move(e.value)));
     }
   }
   Put(std::move(key), rows::RowValue(table, row));
@@ -123,7 +228,9 @@ Status WriteTxn::DeleteRow(const TableSchema& table, const Row& row) {
   for (const auto& index : table.indexes) {
     entries.clear();
     rows::IndexEntriesForRow(table, *index, row, &entries);
-    for (rows::IndexEntry& e : entries) Delete(std::move(e.key));
+    for (rows::IndexEntry& e : entries) {
+      LQ_RETURN_IF_ERROR(DeleteEntry(*index, std::move(e.key)));
+    }
   }
   Delete(rows::RowKey(table, row));
   return Status::OK();
@@ -154,7 +261,7 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
       bool kept = std::any_of(
           new_entries.begin(), new_entries.end(),
           [&](const rows::IndexEntry& n) { return n.key == e.key; });
-      if (!kept) Delete(std::move(e.key));
+      if (!kept) LQ_RETURN_IF_ERROR(DeleteEntry(*index, std::move(e.key)));
     }
     for (rows::IndexEntry& e : new_entries) {
       bool existed = std::any_of(
@@ -163,7 +270,12 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
       if (e.unique_key && !existed) {
         LQ_RETURN_IF_ERROR(CheckUnique(table, *index, e.key, new_row));
       }
-      Put(std::move(e.key), std::move(e.value));
+      if (existed) {
+        Put(std::move(e.key), std::move(e.value));  // same key: same count
+      } else {
+        LQ_RETURN_IF_ERROR(
+            PutEntry(*index, std::move(e.key), std::move(e.value)));
+      }
     }
   }
   Put(std::move(new_key), rows::RowValue(table, new_row));

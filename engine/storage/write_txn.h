@@ -29,6 +29,14 @@ class WriteTxn {
   WriteTxn(KvStore* store, std::shared_ptr<const KvSnapshot> snapshot)
       : store_(store), snapshot_(std::move(snapshot)) {}
 
+  // A forward cursor over the statement's view: its snapshot overlaid with
+  // its pending writes (deleted keys skipped). It must not outlive the
+  // WriteTxn; writes made while it is open are seen after its next Seek.
+  std::unique_ptr<KvIterator> NewIterator();
+  // Off: ranked indexes' counts are not maintained row by row (a bulk
+  // build writes them afterwards: CREATE INDEX, REINDEX).
+  void set_maintain_ranks(bool on) { maintain_ranks_ = on; }
+
   // NotFound when absent (or deleted by this statement).
   Status Get(const std::string& key, std::string* value);
   void Put(std::string key, std::string value);
@@ -45,10 +53,15 @@ class WriteTxn {
  private:
   Status CheckUnique(const TableSchema& table, const IndexSchema& index,
                      const std::string& key, const Row& row);
+  // Puts (or deletes) an index entry, and counts it in (out of) a ranked
+  // index.
+  Status PutEntry(const IndexSchema& index, std::string key, std::string value);
+  Status DeleteEntry(const IndexSchema& index, std::string key);
 
   KvStore* store_;
   std::shared_ptr<const KvSnapshot> snapshot_;
   std::map<std::string, std::optional<std::string>> writes_;
+  bool maintain_ranks_ = true;
 };
 
 }  // namespace levelql
