@@ -109,18 +109,18 @@ Status WriteTxn::PutEntry(const IndexSchema& index, std::string key,
   std::string copy = index.ranked && maintain_ranks_ ? key : std::string();
   Put(std::move(key), std::move(value));
   if (copy.empty()) return Status::OK();
-  auto view = NewIterator();
+  if (!rank_view_) rank_view_ = NewIterator();  // one cursor: cheaper seeks
   TxnSink sink(this);
-  return ranks::Insert(SpaceOf(index), copy, view.get(), &sink);
+  return ranks::Insert(SpaceOf(index), copy, rank_view_.get(), &sink);
 }
 
 Status WriteTxn::DeleteEntry(const IndexSchema& index, std::string key) {
   std::string copy = index.ranked && maintain_ranks_ ? key : std::string();
   Delete(std::move(key));
   if (copy.empty()) return Status::OK();
-  auto view = NewIterator();
+  if (!rank_view_) rank_view_ = NewIterator();
   TxnSink sink(this);
-  return ranks::Delete(SpaceOf(index), copy, view.get(), &sink);
+  return ranks::Delete(SpaceOf(index), copy, rank_view_.get(), &sink);
 }
 
 std::string UniqueKeyText(const TableSchema& table, const IndexSchema& index,

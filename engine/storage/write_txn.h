@@ -62,6 +62,7 @@ class WriteTxn {
   std::shared_ptr<const KvSnapshot> snapshot_;
   std::map<std::string, std::optional<std::string>> writes_;
   bool maintain_ranks_ = true;
+  std::unique_ptr<KvIterator> rank_view_;  // over writes_: declared after it
 };
 
 }  // namespace levelql
