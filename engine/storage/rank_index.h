@@ -28,8 +28,8 @@
 namespace levelql::ranks {
 
 // Stored on disk - do not change.
-inline constexpr int kMaxLevel = 4;
-inline constexpr int kLevelBits = 6;  // P(level >= l) = 64^-l
+inline constexpr int kMaxLevel = 5;
+inline constexpr int kLevelBits = 4;  // P(level >= l) = 16^-l
 
 // The key ranges of one ranked index.
 struct Space {
