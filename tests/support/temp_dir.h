@@ -1,34 +1,11 @@
-// TempDir: a fresh, uniquely named directory under the system temp dir for
-// one test's files, removed (with everything in it) by the destructor unless
-// keep() was called to leave the evidence of a failure behind.
-//
-// Names come from mkdtemp, so test processes that ctest runs in parallel
-// never share one. Not thread-safe per object; separate objects are.
+// TempDir for tests: the one levelql-slt uses too (tools/common/temp_dir.h).
 #ifndef LEVELQL_TESTS_SUPPORT_TEMP_DIR_H_
 #define LEVELQL_TESTS_SUPPORT_TEMP_DIR_H_
 
-#include <string>
+#include "tools/common/temp_dir.h"
 
 namespace levelql::testing {
-
-class TempDir {
- public:
-  // "<tmp>/levelql-<tag>-XXXXXX", created empty. Aborts the process when no
-  // directory can be made (a test cannot go on without one).
-  explicit TempDir(const std::string& tag = "test");
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  // Leave the directory in place when this goes away.
-  void keep() { keep_ = true; }
-
- private:
-  std::string path_;
-  bool keep_ = false;
-};
-
+using ::levelql::TempDir;
 }  // namespace levelql::testing
 
 #endif  // LEVELQL_TESTS_SUPPORT_TEMP_DIR_H_

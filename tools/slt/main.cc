@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "levelql/database.h"
+#include "tools/common/temp_dir.h"
 #include "tools/slt/slt_file.h"
 #include "tools/slt/slt_runner.h"
 
@@ -149,29 +150,6 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
   return 0;
 }
 
-// A temporary directory removed when this goes away.
-class TempDir {
- public:
-  TempDir() {
-    std::error_code ec;
-    fs::path base = fs::temp_directory_path(ec);
-    if (ec) base = "/tmp";
-    std::string tmpl = (base / "levelql-slt-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
-  ~TempDir() {
-    if (path_.empty()) return;
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }  // empty on failure
-
- private:
-  std::string path_;
-};
 
 Status WriteFile(const std::string& path, const std::string& text) {
   std::string tmp = path + ".rewrite.tmp";
@@ -210,7 +188,7 @@ FileOutcome RunFile(const std::string& path, const Flags& flags,
   std::unique_ptr<TempDir> dir;
   std::string db_path = ":memory:";
   if (flags.leveldb) {
-    dir = std::make_unique<TempDir>();
+    dir = std::make_unique<TempDir>("slt");
     if (dir->path().empty()) {
       return setup_failure("cannot create a temporary directory");
     }

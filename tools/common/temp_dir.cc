@@ -1,5 +1,5 @@
-// Unique temporary directories for tests (temp_dir.h).
-#include "tests/support/temp_dir.h"
+// Unique temporary directories (temp_dir.h).
+#include "tools/common/temp_dir.h"
 
 #include <stdlib.h>
 
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-namespace levelql::testing {
+namespace levelql {
 
 TempDir::TempDir(const std::string& tag) {
   std::error_code ec;
@@ -27,4 +27,4 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-}  // namespace levelql::testing
+}  // namespace levelql
