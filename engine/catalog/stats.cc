@@ -1,10 +1,16 @@
 #include "engine/catalog/stats.h"
 
+#include <algorithm>
+
 #include "engine/catalog/catalog.h"
 #include "indexes/row_format.h"
 
 namespace levelql {
 namespace {
+
+// A histogram of at most this many samples, and this many common values.
+constexpr size_t kSamples = 256;
+constexpr size_t kCommonValues = 8;
 
 // Counts entries and distinct prefixes of the first `columns` components
 // of the keys under `prefix`. Keys come sorted, so a prefix is new exactly
@@ -15,8 +21,21 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
                  const std::vector<KeyColumn>& columns, IndexStats* out) {
   out->entries = 0;
   out->distinct.assign(columns.size(), 0);
+  out->samples.clear();
+  out->common.clear();
+  out->sample_step = 1;
   std::string last;  // the previous key
   std::vector<size_t> last_ends, ends(columns.size());
+  int64_t run = 0;  // entries sharing the current first component
+  auto end_run = [&]() {
+    if (run == 0) return;
+    const std::string first =
+        last.substr(prefix.size(), last_ends[0] - prefix.size());
+    out->common.emplace_back(first, run);
+    std::sort(out->common.begin(), out->common.end(),
+              [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (out->common.size() > kCommonValues) out->common.pop_back();
+  };
   auto it = store->NewIterator(snapshot);
   for (it->Seek(prefix);
        it->Valid() && it->key().substr(0, prefix.size()) == prefix;
@@ -38,10 +57,31 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
       }
     }
     for (size_t i = first_new; i < columns.size(); ++i) ++out->distinct[i];
+    if (!columns.empty()) {
+      if (first_new == 0) {
+        end_run();
+        run = 0;
+      }
+      ++run;
+      // Every sample_step-th first component; past kSamples of them, every
+      // other one is dropped and the step doubles.
+      if (out->entries % out->sample_step == 0) {
+        out->samples.emplace_back(
+            key.substr(prefix.size(), ends[0] - prefix.size()));
+        if (out->samples.size() > kSamples) {
+          for (size_t i = 0; 2 * i < out->samples.size(); ++i) {
+            out->samples[i] = std::move(out->samples[2 * i]);
+          }
+          out->samples.resize((out->samples.size() + 1) / 2);
+          out->sample_step *= 2;
+        }
+      }
+    }
     ++out->entries;
     last.assign(key.data(), columns.empty() ? 0 : ends.back());
     last_ends = ends;
   }
+  if (!columns.empty()) end_run();
   return it->status();
 }
 
@@ -91,8 +131,36 @@ std::string EncodeStats(const TableStats& stats) {
     put(Value::Int(s.entries));
     put(Value::Int(static_cast<int64_t>(s.distinct.size())));
     for (int64_t d : s.distinct) put(Value::Int(d));
+    // [step, [samples...], [[value, count]...]]
+    std::vector<Value> samples, common;
+    for (const std::string& b : s.samples) samples.push_back(Value::Blob(b));
+    for (const auto& [b, n] : s.common) {
+      common.push_back(Value::List({Value::Blob(b), Value::Int(n)}));
+    }
+    put(Value::List({Value::Int(s.sample_step), Value::List(std::move(samples)),
+                     Value::List(std::move(common))}));
   }
   return out;
+}
+
+double IndexStats::EntriesBetween(std::string_view lo,
+                                  std::string_view hi) const {
+  if (samples.empty()) return -1;
+  int64_t in = 0;
+  for (const std::string& sample : samples) {
+    if (sample >= lo && sample < hi) ++in;
+  }
+  // Each sample stands for sample_step entries; half a step for the edges.
+  return std::min<double>(
+      static_cast<double>(entries),
+      (static_cast<double>(in) + 0.5) * static_cast<double>(sample_step));
+}
+
+int64_t IndexStats::CommonCount(std::string_view first) const {
+  for (const auto& [value, count] : common) {
+    if (value == first) return count;
+  }
+  return -1;
 }
 
 Result<TableStats> DecodeStats(std::string_view in) {
@@ -115,6 +183,29 @@ Result<TableStats> DecodeStats(std::string_view in) {
     if (n < 0 || n > 64) return Status::Corruption("bad stats");
     s.distinct.resize(static_cast<size_t>(n));
     for (int64_t& d : s.distinct) LQ_RETURN_IF_ERROR(get_int(&d));
+    if (!in.empty() && static_cast<uint8_t>(in[0]) == 0x50) {  // a LIST
+      Value h;
+      LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &h));
+      const std::vector<Value>& parts = h.list();
+      if (parts.size() != 3 || parts[0].type() != Type::kInteger ||
+          parts[1].type() != Type::kList || parts[2].type() != Type::kList) {
+        return Status::Corruption("bad stats histogram");
+      }
+      s.sample_step = parts[0].int_value();
+      for (const Value& b : parts[1].list()) {
+        if (b.type() != Type::kBlob) return Status::Corruption("bad stats");
+        s.samples.push_back(b.text());
+      }
+      for (const Value& pair : parts[2].list()) {
+        if (pair.type() != Type::kList || pair.list().size() != 2 ||
+            pair.list()[0].type() != Type::kBlob ||
+            pair.list()[1].type() != Type::kInteger) {
+          return Status::Corruption("bad stats common values");
+        }
+        s.common.emplace_back(pair.list()[0].text(),
+                              pair.list()[1].int_value());
+      }
+    }
     stats.indexes[name.text()] = std::move(s);
   }
   return stats;

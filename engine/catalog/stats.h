@@ -1,8 +1,10 @@
 // Table statistics gathered by ANALYZE and read by the planner.
 //
 // Per table: the row count; per index (and the primary key, under the name
-// ""): the entry count and the number of distinct key prefixes of each
-// length. Stored under the metadata key \0stats\0<table> (KEY_FORMAT.md);
+// ""): the entry count, the number of distinct key prefixes of each length,
+// and for the first key column an equi-depth sample of its key bytes and its
+// most common values, so ranges and skewed values are estimated from data.
+// Stored under the metadata key \0stats\0<table> (KEY_FORMAT.md);
 // immutable once loaded and shared read-only through the catalog.
 #ifndef LEVELQL_ENGINE_CATALOG_STATS_H_
 #define LEVELQL_ENGINE_CATALOG_STATS_H_
@@ -20,6 +22,18 @@ namespace levelql {
 struct IndexStats {
   int64_t entries = 0;
   std::vector<int64_t> distinct;  // [i]: distinct prefixes of i+1 columns
+  // The first key component (its key bytes, without the index id) of
+  // every `sample_step`-th entry, in key order: an equi-depth histogram.
+  std::vector<std::string> samples;
+  int64_t sample_step = 0;
+  // The first components held by the most entries, with their counts.
+  std::vector<std::pair<std::string, int64_t>> common;
+
+  // Estimated entries whose first component (key bytes) lies in [lo, hi);
+  // negative when there are no samples.
+  double EntriesBetween(std::string_view lo, std::string_view hi) const;
+  // The count of a most common first component, or -1.
+  int64_t CommonCount(std::string_view first) const;
 };
 
 struct TableStats {

@@ -6,6 +6,7 @@
 
 #include "engine/exec/value_ops.h"
 #include "engine/plan/normalize.h"
+#include "indexes/row_format.h"
 
 namespace levelql {
 namespace {
@@ -91,6 +92,7 @@ class Planner {
     if (unique && p.eq_columns == static_cast<int>(keys.size())) {
       return static_cast<double>(p.prefix_points);
     }
+    if (double h = FromHistogram(p); h >= 0) return h;
     if (stats_ && p.eq_columns > 0) {
       auto it = stats_->indexes.find(p.index ? p.index->name : "");
       if (it != stats_->indexes.end() &&
@@ -104,6 +106,56 @@ class Planner {
       }
     }
     return n_ * p.selectivity;
+  }
+
+  // Rows estimated from the first key column's histogram and common
+  // values (ANALYZE): one value of it, or ranges of it. -1 when they do not
+  // apply (no statistics, or the path is shaped otherwise).
+  double FromHistogram(const AccessPath& p) const {
+    if (!stats_ || p.spans.empty() || p.used_columns == 0) return -1;
+    auto it = stats_->indexes.find(p.index ? p.index->name : "");
+    if (it == stats_->indexes.end() || it->second.samples.empty()) return -1;
+    const IndexStats& s = it->second;
+    const std::string prefix = rows::IdPrefix(KeyspaceId(*table_, p.index));
+    const KeyColumn& first = KeyColumnsOf(*table_, p.index)[0];
+    auto suffix = [&](const std::string& bound) -> std::string {
+      if (bound.compare(0, prefix.size(), prefix) != 0) {
+        return std::string(2, '\xff');  // past the whole index
+      }
+      return bound.substr(prefix.size());
+    };
+    if (p.eq_columns == 1 && p.prefix_points == 1) {
+      // One value of the first column: its count when it is a common one,
+      // else an even share of what the common ones leave.
+      std::string_view rest =
+          std::string_view(p.spans[0].lo).substr(prefix.size());
+      const size_t before = rest.size();
+      if (!keys::SkipComponent(&rest, first.direction).ok()) return -1;
+      const std::string value(
+          p.spans[0].lo.substr(prefix.size(), before - rest.size()));
+      double rows = static_cast<double>(s.CommonCount(value));
+      if (rows < 0) {
+        int64_t common = 0;
+        for (const auto& [v, n] : s.common) common += n;
+        const int64_t others =
+            s.distinct.empty()
+                ? 1
+                : std::max<int64_t>(
+                      1, s.distinct[0] - static_cast<int64_t>(s.common.size()));
+        rows = static_cast<double>(std::max<int64_t>(0, s.entries - common)) /
+               static_cast<double>(others);
+      }
+      return std::min(n_, std::max(1.0, rows * p.range_selectivity));
+    }
+    if (p.eq_columns == 0) {
+      // Ranges of the first column: the samples inside them.
+      double rows = 0;
+      for (const KeySpan& span : p.spans) {
+        rows += s.EntriesBetween(suffix(span.lo), suffix(span.hi));
+      }
+      return std::min(n_, std::max(1.0, rows));
+    }
+    return -1;
   }
 
   double PathCost(const AccessPath& p) const {
