@@ -45,48 +45,51 @@ std::string EncodeIds(const std::vector<int64_t>& ids) {
 
 }  // namespace
 
-Status FinishInterruptedRebuilds(KvStore* store) {
-  // Half-built ranges of a REINDEX that did not swap: delete them.
+namespace {
+
+// The metadata keys under `prefix`, with their values.
+Result<std::vector<std::pair<std::string, std::string>>> Markers(
+    KvStore* store, std::string_view prefix) {
+  std::vector<std::pair<std::string, std::string>> out;
   auto it = store->NewIterator(nullptr);
-  std::vector<std::pair<std::string, std::string>> markers;
-  for (it->Seek(kRebuildingPrefix);
-       it->Valid() &&
-       it->key().substr(0, kRebuildingPrefix.size()) == kRebuildingPrefix;
+  for (it->Seek(prefix);
+       it->Valid() && it->key().substr(0, prefix.size()) == prefix;
        it->Next()) {
-    markers.emplace_back(std::string(it->key()), std::string(it->value()));
+    out.emplace_back(std::string(it->key()), std::string(it->value()));
   }
   LQ_RETURN_IF_ERROR(it->status());
-  for (const auto& [key, ids] : markers) {
-    std::string_view in = ids;
-    while (!in.empty()) {
-      Value id;
-      LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &id));
-      LQ_RETURN_IF_ERROR(
-          DeleteRangeInBatches(store, rows::IdPrefix(id.int_value()), true));
-    }
-    WriteBatch done;
-    done.Delete(key);
-    LQ_RETURN_IF_ERROR(store->Write(done, true));
-  }
-  // Replaced ranges of a REINDEX that did swap: finish deleting them.
-  std::vector<std::string> garbage;
-  for (it->Seek(kGarbagePrefix);
-       it->Valid() &&
-       it->key().substr(0, kGarbagePrefix.size()) == kGarbagePrefix;
-       it->Next()) {
-    garbage.emplace_back(it->key());
-  }
-  LQ_RETURN_IF_ERROR(it->status());
-  for (const std::string& key : garbage) {
-    std::string_view in(key);
-    in.remove_prefix(kGarbagePrefix.size());
+  return out;
+}
+
+// Deletes the key ranges whose ids (INTEGER components) `ids` holds, then
+// the marker `key` that named them.
+Status DeleteRangesThenMarker(KvStore* store, std::string_view ids,
+                              const std::string& key) {
+  while (!ids.empty()) {
     Value id;
-    LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &id));
+    LQ_RETURN_IF_ERROR(keys::DecodeValue(&ids, keys::Direction::kAsc, &id));
     LQ_RETURN_IF_ERROR(
         DeleteRangeInBatches(store, rows::IdPrefix(id.int_value()), true));
-    WriteBatch done;
-    done.Delete(key);
-    LQ_RETURN_IF_ERROR(store->Write(done, true));
+  }
+  WriteBatch done;
+  done.Delete(key);
+  return store->Write(done, true);
+}
+
+}  // namespace
+
+Status FinishInterruptedRebuilds(KvStore* store) {
+  // Half-built ranges of a REINDEX that did not swap (their ids are the
+  // marker's value), and replaced ranges of one that did (the id is in the
+  // marker's key): delete them.
+  LQ_ASSIGN_OR_RETURN(auto rebuilding, Markers(store, kRebuildingPrefix));
+  for (const auto& [key, ids] : rebuilding) {
+    LQ_RETURN_IF_ERROR(DeleteRangesThenMarker(store, ids, key));
+  }
+  LQ_ASSIGN_OR_RETURN(auto garbage, Markers(store, kGarbagePrefix));
+  for (const auto& [key, value] : garbage) {
+    LQ_RETURN_IF_ERROR(DeleteRangesThenMarker(
+        store, std::string_view(key).substr(kGarbagePrefix.size()), key));
   }
   return Status::OK();
 }
