@@ -101,12 +101,15 @@ tsan: deps
 	  -DLEVELQL_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS=-fsanitize=thread \
 	  -DCMAKE_C_FLAGS=-fsanitize=thread \
 	  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread
-	cmake --build $(TSAN_BUILD) --target concurrency_test interrupt_test -j $(JOBS)
+	cmake --build $(TSAN_BUILD) --target concurrency_test interrupt_test \
+	  transaction_concurrency_test -j $(JOBS)
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/concurrency/tsan.supp" \
 	  LEVELQL_CONCURRENCY_MS=$(TSAN_MS) \
 	  $(TSAN_BUILD)/tests/concurrency/concurrency_test
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/concurrency/tsan.supp" \
 	  $(TSAN_BUILD)/tests/concurrency/interrupt_test
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/concurrency/tsan.supp" \
+	  $(TSAN_BUILD)/tests/concurrency/transaction_concurrency_test
 
 asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -26,6 +26,8 @@ std::string_view Status::CodeName(Code code) {
       return "Interrupted";
     case Code::kLimitExceeded:
       return "LimitExceeded";
+    case Code::kBusy:
+      return "Busy";
   }
   return "Unknown";
 }

@@ -5,7 +5,8 @@
 namespace levelql {
 
 Status DatabaseImpl::RunAnalyze(const parser::Analyze& analyze) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
   auto cat = catalog();
   std::vector<std::shared_ptr<const TableSchema>> tables;
   if (analyze.table.empty()) {

@@ -7,9 +7,11 @@
 
 namespace levelql {
 
-Status DatabaseImpl::RunCheck(const parser::Check& check) {
-  auto cat = catalog();
-  ExecContext ctx = NewContext(nullptr);
+Status DatabaseImpl::RunCheck(Session* session, const parser::Check& check) {
+  // Inside a transaction: its view, its own writes included.
+  StatementView view = ViewFor(session);
+  auto cat = view.catalog;
+  ExecContext ctx = NewContext(nullptr, &view);
   std::vector<std::shared_ptr<const TableSchema>> tables;
   std::string only_index;
   switch (check.target) {
@@ -53,7 +55,7 @@ Status DatabaseImpl::RunCheck(const parser::Check& check) {
             index->needs_reindex + "; run REINDEX " + index->name);
       }
     }
-    LQ_RETURN_IF_ERROR(CheckTable(store_.get(), ctx.snapshot.get(), *usable,
+    LQ_RETURN_IF_ERROR(CheckTable(ctx.store, ctx.snapshot.get(), *usable,
                                   only_index, &report));
     // A ranked index's counts against its entries.
     for (const auto& index : usable->indexes) {
@@ -61,7 +63,7 @@ Status DatabaseImpl::RunCheck(const parser::Check& check) {
       if (!only_index.empty() && index->name != only_index) continue;
       Status v = ranks::Verify(
           {rows::IdPrefix(index->id), rows::IdPrefix(index->rank_id)},
-          store_.get(), ctx.snapshot.get());
+          ctx.store, ctx.snapshot.get());
       if (v.code() == Status::Code::kCorruption) {
         rank_problems.push_back("index " + index->name + ": " + v.message());
       } else {

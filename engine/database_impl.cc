@@ -12,17 +12,18 @@ namespace {
 
 class PreparedStatement : public levelql::Statement {
  public:
-  PreparedStatement(DatabaseImpl* db,
+  PreparedStatement(DatabaseImpl* db, std::shared_ptr<Session> session,
                     std::shared_ptr<const parser::Statement> stmt)
-      : db_(db), stmt_(std::move(stmt)) {}
+      : db_(db), session_(std::move(session)), stmt_(std::move(stmt)) {}
 
   Result<std::unique_ptr<Cursor>> Query(const Params& params) override {
     int64_t affected = 0;
-    return db_->Run(stmt_, params, &affected, &bound_);
+    return db_->Run(session_, stmt_, params, &affected, &bound_);
   }
   Result<ExecResult> Execute(const Params& params) override {
     int64_t affected = 0;
-    LQ_ASSIGN_OR_RETURN(auto cursor, db_->Run(stmt_, params, &affected));
+    LQ_ASSIGN_OR_RETURN(auto cursor,
+                        db_->Run(session_, stmt_, params, &affected));
     while (cursor->Next()) {
     }
     LQ_RETURN_IF_ERROR(cursor->status());
@@ -30,7 +31,7 @@ class PreparedStatement : public levelql::Statement {
   }
   Result<std::unique_ptr<Cursor>> Resume(const std::string& token,
                                          const Params& params) override {
-    return db_->Resume(stmt_, token, params, &bound_);
+    return db_->Resume(session_, stmt_, token, params, &bound_);
   }
   int parameter_count() const override {
     Result<ParamSlots> slots = db_->Slots(*stmt_);
@@ -43,6 +44,7 @@ class PreparedStatement : public levelql::Statement {
 
  private:
   DatabaseImpl* db_;
+  std::shared_ptr<Session> session_;  // the statement runs in it
   std::shared_ptr<const parser::Statement> stmt_;
   std::shared_ptr<const BoundQuery> bound_;  // of a SELECT, once run
 };
@@ -92,6 +94,16 @@ DatabaseImpl::DatabaseImpl(std::unique_ptr<KvStore> store, CatalogState catalog,
       options_(options),
       catalog_(std::make_shared<const CatalogState>(std::move(catalog))) {
   settings_.statement_timeout_ms = options.statement_timeout_ms;
+  settings_.busy_timeout_ms = options.busy_timeout_ms;
+}
+
+DatabaseImpl::~DatabaseImpl() {
+  if (implicit_->in_txn.load()) RollbackTxn(implicit_.get()).ok();
+}
+
+int64_t DatabaseImpl::busy_timeout_ms() {
+  std::lock_guard<std::mutex> lock(settings_mu_);
+  return settings_.busy_timeout_ms;
 }
 
 Result<ParamSlots> DatabaseImpl::Slots(const parser::Statement& stmt) {
@@ -142,10 +154,16 @@ std::vector<SchemaEntry> DatabaseImpl::Schema() {
   return out;
 }
 
-ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params) {
+ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params,
+                                     const StatementView* view) {
   ExecContext ctx;
   ctx.store = store_.get();
-  ctx.snapshot = store_->GetSnapshot();
+  if (view && view->store) {
+    ctx.view_store = view->store;
+    ctx.store = view->store.get();
+  }
+  ctx.snapshot =
+      view && view->snapshot ? view->snapshot : store_->GetSnapshot();
   ctx.params = params;
   ctx.interrupt_epoch = &interrupt_epoch_;
   {
@@ -156,7 +174,8 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params) {
           ExecContext::NowNanos() + settings_.statement_timeout_ms * 1000000;
     }
   }
-  std::shared_ptr<const CatalogState> cat = catalog();
+  std::shared_ptr<const CatalogState> cat =
+      view && view->catalog ? view->catalog : catalog();
   ctx.stats = [cat](const TableSchema& t) -> const TableStats* {
     auto it = cat->stats.find(t.name);
     return it == cat->stats.end() ? nullptr : it->second.get();
@@ -170,16 +189,39 @@ Status DatabaseImpl::Commit(const WriteBatch& batch) {
     return Status::NotSupported("the database is open read-only");
   }
   if (batch.empty()) return Status::OK();
-  return store_->Write(batch, options_.sync_writes);
+  LQ_RETURN_IF_ERROR(store_->Write(batch, options_.sync_writes));
+  commit_seq_.fetch_add(1);
+  return Status::OK();
 }
 
 Status DatabaseImpl::Execute(std::string_view sql) {
+  return ExecuteIn(implicit_, sql);
+}
+
+Result<ExecResult> DatabaseImpl::Execute(std::string_view sql,
+                                         const Params& params) {
+  return ExecuteIn(implicit_, sql, params);
+}
+
+Result<std::unique_ptr<levelql::Statement>> DatabaseImpl::Prepare(
+    std::string_view sql) {
+  return PrepareIn(implicit_, sql);
+}
+
+Result<std::unique_ptr<Cursor>> DatabaseImpl::Query(std::string_view sql,
+                                                    const Params& params) {
+  return QueryIn(implicit_, sql, params);
+}
+
+Status DatabaseImpl::ExecuteIn(const std::shared_ptr<Session>& session,
+                               std::string_view sql) {
   LQ_ASSIGN_OR_RETURN(std::vector<parser::Statement> stmts,
                       parser::ParseScript(sql));
   for (parser::Statement& stmt : stmts) {
     int64_t affected = 0;
-    LQ_ASSIGN_OR_RETURN(auto cursor, Run(SharedStatement(std::move(stmt)),
-                                         Params(), &affected));
+    LQ_ASSIGN_OR_RETURN(
+        auto cursor,
+        Run(session, SharedStatement(std::move(stmt)), Params(), &affected));
     while (cursor->Next()) {
     }
     LQ_RETURN_IF_ERROR(cursor->status());
@@ -187,31 +229,34 @@ Status DatabaseImpl::Execute(std::string_view sql) {
   return Status::OK();
 }
 
-Result<ExecResult> DatabaseImpl::Execute(std::string_view sql,
-                                         const Params& params) {
+Result<ExecResult> DatabaseImpl::ExecuteIn(
+    const std::shared_ptr<Session>& session, std::string_view sql,
+    const Params& params) {
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   int64_t affected = 0;
-  LQ_ASSIGN_OR_RETURN(auto cursor,
-                      Run(SharedStatement(std::move(stmt)), params, &affected));
+  LQ_ASSIGN_OR_RETURN(
+      auto cursor,
+      Run(session, SharedStatement(std::move(stmt)), params, &affected));
   while (cursor->Next()) {
   }
   LQ_RETURN_IF_ERROR(cursor->status());
   return ExecResult{affected};
 }
 
-Result<std::unique_ptr<levelql::Statement>> DatabaseImpl::Prepare(
-    std::string_view sql) {
+Result<std::unique_ptr<levelql::Statement>> DatabaseImpl::PrepareIn(
+    const std::shared_ptr<Session>& session, std::string_view sql) {
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   return std::unique_ptr<levelql::Statement>(
-      std::make_unique<PreparedStatement>(this,
+      std::make_unique<PreparedStatement>(this, session,
                                           SharedStatement(std::move(stmt))));
 }
 
-Result<std::unique_ptr<Cursor>> DatabaseImpl::Query(std::string_view sql,
-                                                    const Params& params) {
+Result<std::unique_ptr<Cursor>> DatabaseImpl::QueryIn(
+    const std::shared_ptr<Session>& session, std::string_view sql,
+    const Params& params) {
   LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
   int64_t affected = 0;
-  return Run(SharedStatement(std::move(stmt)), params, &affected);
+  return Run(session, SharedStatement(std::move(stmt)), params, &affected);
 }
 
 RuleSet DatabaseImpl::rules() {
@@ -220,57 +265,83 @@ RuleSet DatabaseImpl::rules() {
 }
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
+    const std::shared_ptr<Session>& session,
     std::shared_ptr<const parser::Statement> shared, const Params& params,
     int64_t* affected, std::shared_ptr<const BoundQuery>* cache) {
   *affected = 0;
   const parser::Statement& stmt = *shared;
   const auto& node = stmt.node;
+  Session* s = session.get();
+  if (s->ended.load()) {
+    return Status::InvalidArgument(
+        "this transaction has ended (committed or rolled back): no statement "
+        "runs in it any more; Database::Begin() starts another");
+  }
   if (std::holds_alternative<parser::Select>(node)) {
-    return RunSelect(std::move(shared), params, Mode::kRun, cache);
+    return RunSelect(session, std::move(shared), params, Mode::kRun, cache);
   }
   if (auto* e = std::get_if<parser::Explain>(&node)) {
     if (std::holds_alternative<parser::Select>(e->statement->node)) {
-      return RunSelect(std::move(shared), params,
+      return RunSelect(session, std::move(shared), params,
                        e->analyze ? Mode::kExplainAnalyze : Mode::kExplain);
     }
-    LQ_ASSIGN_OR_RETURN(std::string text, ExplainWrite(*e->statement, params));
+    LQ_ASSIGN_OR_RETURN(std::string text,
+                        ExplainWrite(s, *e->statement, params));
     return PlanCursor(text);
   }
   if (std::holds_alternative<parser::Insert>(node) ||
       std::holds_alternative<parser::Update>(node) ||
       std::holds_alternative<parser::Delete>(node)) {
-    LQ_ASSIGN_OR_RETURN(*affected, RunWrite(stmt, params));
+    LQ_ASSIGN_OR_RETURN(*affected, RunWrite(s, stmt, params));
     return EmptyCursor();
   }
   if (auto* c = std::get_if<parser::CreateTable>(&node)) {
+    LQ_RETURN_IF_ERROR(RefuseInTxn(s, "CREATE TABLE"));
     LQ_RETURN_IF_ERROR(RunCreateTable(stmt, *c));
   } else if (auto* c = std::get_if<parser::CreateIndex>(&node)) {
+    LQ_RETURN_IF_ERROR(RefuseInTxn(s, "CREATE INDEX"));
     LQ_RETURN_IF_ERROR(RunCreateIndex(stmt, *c));
   } else if (auto* d = std::get_if<parser::DropTable>(&node)) {
+    LQ_RETURN_IF_ERROR(RefuseInTxn(s, "DROP TABLE"));
     LQ_RETURN_IF_ERROR(RunDropTable(*d));
   } else if (auto* d = std::get_if<parser::DropIndex>(&node)) {
+    LQ_RETURN_IF_ERROR(RefuseInTxn(s, "DROP INDEX"));
     LQ_RETURN_IF_ERROR(RunDropIndex(*d));
   } else if (auto* p = std::get_if<parser::Pragma>(&node)) {
     return RunPragma(*p);
   } else if (auto* c = std::get_if<parser::Check>(&node)) {
-    LQ_RETURN_IF_ERROR(RunCheck(*c));
+    LQ_RETURN_IF_ERROR(RunCheck(s, *c));
   } else if (auto* a = std::get_if<parser::Analyze>(&node)) {
+    LQ_RETURN_IF_ERROR(RefuseInTxn(s, "ANALYZE"));
     LQ_RETURN_IF_ERROR(RunAnalyze(*a));
   } else if (auto* r = std::get_if<parser::Reindex>(&node)) {
+    LQ_RETURN_IF_ERROR(RefuseInTxn(s, "REINDEX"));
     LQ_RETURN_IF_ERROR(RunReindex(r->name));
-  } else {
-    return Status::NotSupported(
-        "BEGIN/COMMIT/ROLLBACK: every statement is its own atomic "
-        "transaction");
+  } else if (auto* b = std::get_if<parser::Begin>(&node)) {
+    if (s != implicit_.get()) {
+      return Status::InvalidArgument(
+          "BEGIN inside a Transaction: it is a transaction already (they do "
+          "not nest)");
+    }
+    LQ_RETURN_IF_ERROR(BeginTxn(s, b->mode));
+  } else if (std::holds_alternative<parser::Commit>(node)) {
+    LQ_RETURN_IF_ERROR(CommitTxn(s));
+    if (s != implicit_.get()) s->ended = true;
+  } else if (std::holds_alternative<parser::Rollback>(node)) {
+    LQ_RETURN_IF_ERROR(RollbackTxn(s));
+    if (s != implicit_.get()) s->ended = true;
   }
   return EmptyCursor();
 }
 
-Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table) {
+Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
+                                        const ExecContext& ctx) {
   auto it = next_rowid_.find(table.id);
   if (it == next_rowid_.end()) {
+    // The writer holds the slot: ctx's snapshot has every commit (and
+    // inside a transaction, its view has the transaction's rows too).
     std::string prefix = rows::IdPrefix(table.id);
-    auto iter = store_->NewIterator(nullptr);
+    auto iter = ctx.store->NewIterator(ctx.snapshot.get());
     iter->Seek(keys::PrefixSuccessor(prefix));
     if (iter->Valid()) {
       iter->Prev();
@@ -290,38 +361,51 @@ Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table) {
   return it->second++;
 }
 
-Result<int64_t> DatabaseImpl::RunWrite(const parser::Statement& stmt,
-                                       const Params& params) {
-  std::lock_guard<std::mutex> lock(write_mu_);
-  auto cat = catalog();
-  Binder binder(cat);
-  ExecContext ctx;
-  std::vector<Value> values;
-  auto rowids = [this](const TableSchema& t) { return NextRowId(t); };
-  int64_t count = 0;
-  WriteTxn* txn = nullptr;
-  std::unique_ptr<WriteTxn> owned;
+Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
+                                           const Params& params,
+                                           const StatementView* view,
+                                           size_t max_bytes, ExecContext* ctx,
+                                           std::vector<Value>* values,
+                                           std::unique_ptr<WriteTxn>* txn) {
+  Binder binder(view ? view->catalog : catalog());
+  auto rowids = [this, ctx](const TableSchema& t) {
+    return NextRowId(t, *ctx);
+  };
   auto start = [&](const ParamSlots& slots) -> Status {
-    LQ_ASSIGN_OR_RETURN(values, BindParams(slots, params));
-    ctx = NewContext(&values);
-    owned = std::make_unique<WriteTxn>(store_.get(), ctx.snapshot);
-    txn = owned.get();
+    LQ_ASSIGN_OR_RETURN(*values, BindParams(slots, params));
+    *ctx = NewContext(values, view);
+    *txn = std::make_unique<WriteTxn>(ctx->store, ctx->snapshot);
+    (*txn)->set_byte_limit(max_bytes, options_.max_transaction_bytes);
     return Status::OK();
   };
   if (auto* ins = std::get_if<parser::Insert>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundInsert bound, binder.BindInsert(*ins));
     LQ_RETURN_IF_ERROR(start(binder.params()));
-    LQ_ASSIGN_OR_RETURN(count,
-                        ExecuteInsert(&bound, &ctx, rules(), txn, rowids));
-  } else if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
+    return ExecuteInsert(&bound, ctx, rules(), txn->get(), rowids);
+  }
+  if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
     LQ_RETURN_IF_ERROR(start(binder.params()));
-    LQ_ASSIGN_OR_RETURN(count, ExecuteUpdate(&bound, &ctx, rules(), txn));
-  } else if (auto* del = std::get_if<parser::Delete>(&stmt.node)) {
-    LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
-    LQ_RETURN_IF_ERROR(start(binder.params()));
-    LQ_ASSIGN_OR_RETURN(count, ExecuteDelete(&bound, &ctx, rules(), txn));
+    return ExecuteUpdate(&bound, ctx, rules(), txn->get());
   }
+  auto& del = std::get<parser::Delete>(stmt.node);
+  LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(del));
+  LQ_RETURN_IF_ERROR(start(binder.params()));
+  return ExecuteDelete(&bound, ctx, rules(), txn->get());
+}
+
+Result<int64_t> DatabaseImpl::RunWrite(Session* session,
+                                       const parser::Statement& stmt,
+                                       const Params& params) {
+  if (session->in_txn.load()) return RunWriteInTxn(session, stmt, params);
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
+  ExecContext ctx;
+  std::vector<Value> values;
+  std::unique_ptr<WriteTxn> txn;
+  LQ_ASSIGN_OR_RETURN(
+      int64_t count,
+      ExecuteWrite(stmt, params, nullptr, SIZE_MAX, &ctx, &values, &txn));
   LQ_RETURN_IF_ERROR(Commit(txn->ToBatch()));
   return count;
 }

@@ -1,10 +1,14 @@
 // DatabaseImpl: the engine behind the public Database API.
 //
-// Owns the KvStore, the current CatalogState and the connection settings.
-// Thread-safe as database.h promises: DDL and DML take write_mu_ (one writer
-// at a time); readers take a snapshot of the store and of the catalog and
-// never block writers. Each statement is parsed, bound against the catalog
-// it sees at its start, and executed on one store snapshot.
+// Owns the KvStore, the current CatalogState, the connection settings and
+// the implicit session (session.h). Thread-safe as database.h promises: DDL
+// and DML take the writer slot (writer_slot.h: one writer at a time, the
+// others wait up to the busy timeout); readers take a snapshot of the store
+// and of the catalog and never block writers. Each statement runs in a
+// session: outside a transaction it is bound against the catalog it sees at
+// its start and executed on one store snapshot, and its writes commit in one
+// batch; inside one it reads the transaction's view (StatementView) and its
+// writes join the transaction's (transaction.cc).
 #ifndef LEVELQL_ENGINE_DATABASE_IMPL_H_
 #define LEVELQL_ENGINE_DATABASE_IMPL_H_
 
@@ -16,6 +20,8 @@
 #include "engine/exec/executor.h"
 #include "engine/plan/rules.h"
 #include "engine/select_cursor.h"
+#include "engine/session.h"
+#include "engine/storage/writer_slot.h"
 #include "levelql/database.h"
 #include "parser/parser.h"
 
@@ -26,6 +32,18 @@ struct Settings {
   RuleSet rules;  // PRAGMA disable_rules
   int64_t sort_memory_bytes = 64 << 20;
   int64_t statement_timeout_ms = 0;  // 0: none
+  int64_t busy_timeout_ms = 5000;
+};
+
+// What one statement reads. Outside a transaction: the current catalog, and
+// a fresh snapshot of the database's store (snapshot and store null). Inside
+// one: the transaction's catalog and snapshot, seen through its pending
+// writes (`store`, an OverlayStore).
+struct StatementView {
+  std::shared_ptr<const CatalogState> catalog;
+  std::shared_ptr<const KvSnapshot> snapshot;
+  std::shared_ptr<KvStore> store;
+  uint64_t txn_id = 0;  // 0: outside a transaction
 };
 
 class DatabaseImpl : public Database {
@@ -45,29 +63,58 @@ class DatabaseImpl : public Database {
   void Interrupt() override { interrupt_epoch_.fetch_add(1); }
   std::vector<std::string> TableNames() override;
   std::vector<SchemaEntry> Schema() override;
+  Result<std::unique_ptr<Transaction>> Begin(TransactionMode mode) override;
+  bool InTransaction() override { return implicit_->in_txn.load(); }
+  // Rolls back the implicit session's transaction, if any.
+  ~DatabaseImpl() override;
 
-  // Runs one parsed statement. Statements that return rows give a cursor;
-  // others give a cursor with no columns and set *affected.
+  // Runs one parsed statement in `session`. Statements that return rows
+  // give a cursor; others give a cursor with no columns and set *affected.
   // `cache` (a prepared statement's) keeps the binding of a SELECT.
   Result<std::unique_ptr<Cursor>> Run(
+      const std::shared_ptr<Session>& session,
       std::shared_ptr<const parser::Statement> stmt, const Params& params,
       int64_t* affected, std::shared_ptr<const BoundQuery>* cache = nullptr);
   // Resumes a SELECT after the row a continuation token was taken at.
   Result<std::unique_ptr<Cursor>> Resume(
+      const std::shared_ptr<Session>& session,
       std::shared_ptr<const parser::Statement> stmt, const std::string& token,
       const Params& params, std::shared_ptr<const BoundQuery>* cache = nullptr);
   // Binds, plans and starts one run of a SELECT (`stmt` holds it, maybe in
-  // an EXPLAIN), after `resume` when given (its query, schema and plan
-  // order are checked), or reading `backward_rows` rows backwards from it.
-  // `query` is a binding of `stmt` to reuse when its catalog is current.
+  // an EXPLAIN), after `resume` when given (its query, schema, plan order
+  // and transaction are checked), or reading `backward_rows` rows backwards
+  // from it. `query` is a binding of `stmt` to reuse when its catalog is
+  // the session's.
   Result<std::unique_ptr<SelectRun>> StartSelectRun(
+      const std::shared_ptr<Session>& session,
       std::shared_ptr<const parser::Statement> stmt, const Params& params,
       const ResumePoint* resume, int64_t backward_rows = 0,
       std::shared_ptr<const BoundQuery> query = nullptr);
-  // The binding of a SELECT (maybe in an EXPLAIN) against the current
-  // catalog: `cached` when it is still current, else a new one.
+  // The binding of a SELECT (maybe in an EXPLAIN) against `catalog`:
+  // `cached` when it was bound against it, else a new one.
   Result<std::shared_ptr<const BoundQuery>> BindQuery(
-      const parser::Statement& stmt, std::shared_ptr<const BoundQuery> cached);
+      const parser::Statement& stmt, std::shared_ptr<const BoundQuery> cached,
+      std::shared_ptr<const CatalogState> catalog);
+
+  // Transactions (transaction.cc). BEGIN in `session`: Busy when IMMEDIATE
+  // and the writer slot stays taken.
+  Status BeginTxn(Session* session, parser::Begin::Mode mode);
+  Status CommitTxn(Session* session);
+  Status RollbackTxn(Session* session);
+  // What the next statement of `session` reads; inside a transaction, takes
+  // its snapshot when this is its first read.
+  StatementView ViewFor(Session* session);
+  const std::shared_ptr<Session>& implicit_session() const { return implicit_; }
+  // Database's Execute, Prepare and Query, in `session`.
+  Status ExecuteIn(const std::shared_ptr<Session>& session,
+                   std::string_view sql);
+  Result<ExecResult> ExecuteIn(const std::shared_ptr<Session>& session,
+                               std::string_view sql, const Params& params);
+  Result<std::unique_ptr<levelql::Statement>> PrepareIn(
+      const std::shared_ptr<Session>& session, std::string_view sql);
+  Result<std::unique_ptr<Cursor>> QueryIn(
+      const std::shared_ptr<Session>& session, std::string_view sql,
+      const Params& params);
 
   std::shared_ptr<const CatalogState> catalog() const;
   // The parameter slots of a statement (binds it against the catalog).
@@ -76,9 +123,11 @@ class DatabaseImpl : public Database {
  private:
   enum class Mode { kRun, kExplain, kExplainAnalyze };
   Result<std::unique_ptr<Cursor>> RunSelect(
+      const std::shared_ptr<Session>& session,
       std::shared_ptr<const parser::Statement> stmt, const Params& params,
       Mode mode, std::shared_ptr<const BoundQuery>* cache = nullptr);
-  Result<std::string> ExplainWrite(const parser::Statement& stmt,
+  Result<std::string> ExplainWrite(Session* session,
+                                   const parser::Statement& stmt,
                                    const Params& params);
   RuleSet rules();
   Status RunCreateTable(const parser::Statement& stmt,
@@ -93,27 +142,58 @@ class DatabaseImpl : public Database {
   Status BuildRanks(const IndexSchema& index);
   Status RunDropTable(const parser::DropTable& drop);
   Status RunDropIndex(const parser::DropIndex& drop);
-  Result<int64_t> RunWrite(const parser::Statement& stmt, const Params& params);
+  // An INSERT, UPDATE or DELETE: committed alone, or into the session's
+  // transaction.
+  Result<int64_t> RunWrite(Session* session, const parser::Statement& stmt,
+                           const Params& params);
+  // Binds and executes a write over `view` (null: the current state) into
+  // a new *txn, whose writes may reach `max_bytes` (SIZE_MAX: no limit).
+  // *ctx and *values hold what the statement read with.
+  Result<int64_t> ExecuteWrite(const parser::Statement& stmt,
+                               const Params& params, const StatementView* view,
+                               size_t max_bytes, ExecContext* ctx,
+                               std::vector<Value>* values,
+                               std::unique_ptr<WriteTxn>* txn);
+  Result<int64_t> RunWriteInTxn(Session* session, const parser::Statement& stmt,
+                                const Params& params);
+  // The writer slot for a transaction's write (transaction.cc): taken at
+  // its first write, and refused (Busy) when a commit happened after its
+  // snapshot.
+  Status TakeSlotForTxn(Session* session);
+  // NotSupported for a statement that cannot run inside a transaction.
+  Status RefuseInTxn(Session* session, std::string_view what);
+  int64_t busy_timeout_ms();
   Result<std::unique_ptr<Cursor>> RunPragma(const parser::Pragma& pragma);
   // REINDEX [name]: every quarantined table and index, or the one named
   // (reindex.cc).
   Status RunReindex(const std::string& name);
   Status Rebuild(const std::string& name);
-  Status RunCheck(const parser::Check& check);
+  Status RunCheck(Session* session, const parser::Check& check);
   Status RunAnalyze(const parser::Analyze& analyze);
 
+  // Writes a batch (fsync'd with Options::sync_writes) and counts the
+  // commit. REQUIRES: the writer slot.
   Status Commit(const WriteBatch& batch);
   void SetCatalog(std::shared_ptr<CatalogState> next);
-  Result<int64_t> NextRowId(const TableSchema& table);
-  ExecContext NewContext(const std::vector<Value>* params);
+  // The next hidden rowid of `table`, past the last row `ctx` reads.
+  // REQUIRES: the writer slot.
+  Result<int64_t> NextRowId(const TableSchema& table, const ExecContext& ctx);
+  // A statement's context over `view` (null: the current catalog and a
+  // fresh snapshot).
+  ExecContext NewContext(const std::vector<Value>* params,
+                         const StatementView* view = nullptr);
   Status DeleteRange(const std::string& prefix, WriteBatch* batch);
 
   std::unique_ptr<KvStore> store_;
   Options options_;
   mutable std::mutex catalog_mu_;
   std::shared_ptr<const CatalogState> catalog_;  // guarded by catalog_mu_
-  std::mutex write_mu_;                          // one writer at a time
-  std::map<int64_t, int64_t> next_rowid_;        // guarded by write_mu_
+  WriterSlot writer_;                            // one writer at a time
+  std::map<int64_t, int64_t> next_rowid_;        // guarded by writer_
+  // Commits so far: a transaction whose snapshot is older than a commit
+  // cannot write (its reads would be stale).
+  std::atomic<uint64_t> commit_seq_{0};
+  std::shared_ptr<Session> implicit_ = std::make_shared<Session>();
   std::atomic<uint64_t> interrupt_epoch_{0};
   std::mutex settings_mu_;
   Settings settings_;  // guarded by settings_mu_

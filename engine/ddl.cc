@@ -8,7 +8,8 @@ namespace levelql {
 
 Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
                                     const parser::CreateTable& create) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
   auto cat = catalog();
   if (cat->tables.count(create.name)) {
     if (create.if_not_exists) return Status::OK();
@@ -52,7 +53,8 @@ Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
 
 Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
                                     const parser::CreateIndex& create) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
   auto cat = catalog();
   if (cat->index_table.count(create.name)) {
     if (create.if_not_exists) return Status::OK();
@@ -81,7 +83,7 @@ Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
 
   // 2. Backfill from one snapshot in bounded batches. Uniqueness is checked
   //    against what earlier batches wrote (reads see the latest state; no
-  //    other writer runs: we hold write_mu_).
+  //    other writer runs: we hold the writer slot).
   Status s = Backfill(*table, *index, cat->tables.at(create.table));
   if (s.ok() && index->ranked) s = BuildRanks(*index);
   if (!s.ok()) {
@@ -192,7 +194,8 @@ Status DatabaseImpl::DeleteRange(const std::string& prefix, WriteBatch* batch) {
 }
 
 Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
   auto cat = catalog();
   const TableSchema* table = cat->FindTable(drop.name);
   if (!table) {
@@ -221,7 +224,8 @@ Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
 }
 
 Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
   auto cat = catalog();
   auto it = cat->index_table.find(drop.name);
   if (it == cat->index_table.end()) {

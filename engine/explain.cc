@@ -15,9 +15,9 @@ Result<std::string> DatabaseImpl::Explain(std::string_view sql,
     if (e->analyze) mode = Mode::kExplainAnalyze;
   }
   if (!std::holds_alternative<parser::Select>(target->node)) {
-    return ExplainWrite(*target, params);
+    return ExplainWrite(implicit_.get(), *target, params);
   }
-  LQ_ASSIGN_OR_RETURN(auto cursor, RunSelect(stmt, params, mode));
+  LQ_ASSIGN_OR_RETURN(auto cursor, RunSelect(implicit_, stmt, params, mode));
   std::string out;
   while (cursor->Next()) {
     out += cursor->row()[0].text();
@@ -27,10 +27,11 @@ Result<std::string> DatabaseImpl::Explain(std::string_view sql,
   return out;
 }
 
-Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
+Result<std::string> DatabaseImpl::ExplainWrite(Session* session,
+                                               const parser::Statement& stmt,
                                                const Params& params) {
-  auto cat = catalog();
-  Binder binder(cat);
+  StatementView view = ViewFor(session);
+  Binder binder(view.catalog);
   RuleSet r = rules();
   std::vector<Value> values;
   ExecContext ctx;
@@ -39,7 +40,7 @@ Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
   if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
     LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
-    ctx = NewContext(&values);
+    ctx = NewContext(&values, &view);
     plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
                          ctx, r)
                .plan;
@@ -47,7 +48,7 @@ Result<std::string> DatabaseImpl::ExplainWrite(const parser::Statement& stmt,
   } else if (auto* del = std::get_if<parser::Delete>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
     LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
-    ctx = NewContext(&values);
+    ctx = NewContext(&values, &view);
     plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
                          ctx, r)
                .plan;

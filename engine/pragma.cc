@@ -1,5 +1,5 @@
 // PRAGMA of DatabaseImpl: the connection settings (planner rules, the sort
-// memory budget, the statement timeout).
+// memory budget, the statement timeout, the busy timeout).
 #include "engine/database_impl.h"
 
 namespace levelql {
@@ -42,9 +42,23 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunPragma(
         std::vector<std::string>{"statement_timeout_ms"},
         std::vector<Row>{{Value::Int(settings_.statement_timeout_ms)}}));
   }
-  return Status::NotSupported(
-      "PRAGMA " + pragma.name +
-      " (known: disable_rules, sort_memory_bytes, statement_timeout_ms)");
+  if (pragma.name == "busy_timeout") {
+    if (pragma.value) {
+      if (pragma.value->type() != Type::kInteger ||
+          pragma.value->int_value() < 0) {
+        return Status::InvalidArgument(
+            "PRAGMA busy_timeout takes an integer >= 0 (milliseconds a writer "
+            "waits for another; 0: fail at once)");
+      }
+      settings_.busy_timeout_ms = pragma.value->int_value();
+    }
+    return std::unique_ptr<Cursor>(std::make_unique<ValuesCursor>(
+        std::vector<std::string>{"busy_timeout"},
+        std::vector<Row>{{Value::Int(settings_.busy_timeout_ms)}}));
+  }
+  return Status::NotSupported("PRAGMA " + pragma.name +
+                              " (known: busy_timeout, disable_rules, "
+                              "sort_memory_bytes, statement_timeout_ms)");
 }
 
 }  // namespace levelql

@@ -131,7 +131,8 @@ Status DatabaseImpl::Rebuild(const std::string& name) {
   if (options_.read_only) {
     return Status::NotSupported("the database is open read-only");
   }
-  std::lock_guard<std::mutex> lock(write_mu_);
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
   auto cat = catalog();
   const bool is_table = cat->tables.count(name) > 0;
   const std::string table_name = is_table ? name : cat->index_table.at(name);

@@ -6,24 +6,30 @@
 namespace levelql {
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Resume(
+    const std::shared_ptr<Session>& session,
     std::shared_ptr<const parser::Statement> stmt, const std::string& token,
     const Params& params, std::shared_ptr<const BoundQuery>* cache) {
+  if (session->ended.load()) {
+    return Status::InvalidArgument(
+        "this transaction has ended (committed or rolled back): no statement "
+        "runs in it any more; Database::Begin() starts another");
+  }
   if (!std::holds_alternative<parser::Select>(stmt->node)) {
     return Status::InvalidArgument("only a SELECT can be resumed");
   }
   LQ_ASSIGN_OR_RETURN(ResumePoint resume,
                       DecodeToken(token, catalog()->token_key));
   LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
-                      StartSelectRun(std::move(stmt), params, &resume, 0,
-                                     cache ? *cache : nullptr));
+                      StartSelectRun(session, std::move(stmt), params, &resume,
+                                     0, cache ? *cache : nullptr));
   if (cache) *cache = run->query;
   return std::unique_ptr<Cursor>(
       std::make_unique<SelectCursor>(this, std::move(run)));
 }
 
 Result<std::shared_ptr<const BoundQuery>> DatabaseImpl::BindQuery(
-    const parser::Statement& stmt, std::shared_ptr<const BoundQuery> cached) {
-  std::shared_ptr<const CatalogState> cat = catalog();
+    const parser::Statement& stmt, std::shared_ptr<const BoundQuery> cached,
+    std::shared_ptr<const CatalogState> cat) {
   if (cached && cached->catalog == cat) return cached;
   const parser::Statement* target = &stmt;
   if (auto* e = std::get_if<parser::Explain>(&target->node)) {
@@ -40,11 +46,22 @@ Result<std::shared_ptr<const BoundQuery>> DatabaseImpl::BindQuery(
 }
 
 Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
+    const std::shared_ptr<Session>& session,
     std::shared_ptr<const parser::Statement> stmt, const Params& params,
     const ResumePoint* resume, int64_t backward_rows,
     std::shared_ptr<const BoundQuery> query) {
   auto run = std::make_unique<SelectRun>();
-  LQ_ASSIGN_OR_RETURN(run->query, BindQuery(*stmt, std::move(query)));
+  StatementView view = ViewFor(session.get());
+  if (resume && resume->txn_id != 0 && resume->txn_id != view.txn_id) {
+    return Status::InvalidArgument(
+        "continuation token was taken inside a transaction, and can only be "
+        "resumed inside that same transaction (it may point at rows only "
+        "that transaction could see); restart the query");
+  }
+  run->session = session;
+  run->txn_id = view.txn_id;
+  LQ_ASSIGN_OR_RETURN(run->query,
+                      BindQuery(*stmt, std::move(query), view.catalog));
   run->catalog = run->query->catalog;
   run->bound = &run->query->select;
   run->stmt = std::move(stmt);
@@ -55,7 +72,7 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
     keys::EncodeValue(v, keys::Direction::kAsc, &param_bytes);
   }
   run->fingerprint = Fingerprint(param_bytes, run->query->text_fingerprint);
-  run->ctx = NewContext(&run->params);
+  run->ctx = NewContext(&run->params, &view);
   if (resume) {
     if (resume->fingerprint != run->fingerprint) {
       return Status::InvalidArgument(
@@ -85,11 +102,12 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
 }
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
+    const std::shared_ptr<Session>& session,
     std::shared_ptr<const parser::Statement> stmt, const Params& params,
     Mode mode, std::shared_ptr<const BoundQuery>* cache) {
   LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
-                      StartSelectRun(std::move(stmt), params, nullptr, 0,
-                                     cache ? *cache : nullptr));
+                      StartSelectRun(session, std::move(stmt), params, nullptr,
+                                     0, cache ? *cache : nullptr));
   if (cache) *cache = run->query;
   if (mode == Mode::kRun) {
     return std::unique_ptr<Cursor>(

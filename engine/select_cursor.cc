@@ -11,6 +11,7 @@ ResumePoint SelectRun::Point(ResumePoint::Kind kind, int64_t emitted) const {
   p.schema_version = catalog->version;
   p.order_signature = exec.order_signature;
   p.emitted = emitted;
+  p.txn_id = txn_id;
   return p;
 }
 
@@ -86,9 +87,10 @@ Result<std::string> SelectCursor::PreviousPageToken(int64_t rows) {
       start.kind == ResumePoint::Kind::kDone || start.emitted <= rows) {
     return Encode(first_page);
   }
-  LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> back,
-                      db_->StartSelectRun(run_->stmt, run_->api_params, &start,
-                                          rows, run_->query));
+  LQ_ASSIGN_OR_RETURN(
+      std::unique_ptr<SelectRun> back,
+      db_->StartSelectRun(run_->session, run_->stmt, run_->api_params, &start,
+                          rows, run_->query));
   Row full;
   int64_t read = 0;
   while (read < rows && back->exec.root->Next(&full)) ++read;

@@ -16,6 +16,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/exec/executor.h"
 #include "engine/plan/continuation.h"
+#include "engine/session.h"
 #include "levelql/database.h"
 #include "parser/ast.h"
 
@@ -36,6 +37,8 @@ struct BoundQuery {
 // One run of a SELECT. `exec` is declared last so its operators, which
 // point into the members above, are destroyed first.
 struct SelectRun {
+  std::shared_ptr<Session> session;  // the run's, to plan it again
+  uint64_t txn_id = 0;  // the transaction it reads in (0: none), for tokens
   std::shared_ptr<const CatalogState> catalog;
   std::shared_ptr<const parser::Statement> stmt;
   Params api_params;  // as the caller bound them, to plan the query again

@@ -136,7 +136,7 @@ bool EqualNode(const Check& a, const Check& b) {
   return a.target == b.target && a.name == b.name;
 }
 
-bool EqualNode(const Begin&, const Begin&) { return true; }
+bool EqualNode(const Begin& a, const Begin& b) { return a.mode == b.mode; }
 bool EqualNode(const Commit&, const Commit&) { return true; }
 bool EqualNode(const Rollback&, const Rollback&) { return true; }
 

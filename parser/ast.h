@@ -207,7 +207,11 @@ struct Check {
   std::string name;
 };
 
-struct Begin {};
+// BEGIN [DEFERRED | IMMEDIATE | EXCLUSIVE] [TRANSACTION].
+struct Begin {
+  enum class Mode { kDeferred, kImmediate, kExclusive };
+  Mode mode = Mode::kDeferred;
+};
 struct Commit {};
 struct Rollback {};
 

@@ -183,6 +183,9 @@ constexpr auto set_check = [](Check::Target target) {
     _val(ctx).name = std::move(_attr(ctx).text);
   };
 };
+constexpr auto set_begin = [](Begin::Mode mode) {
+  return [mode](auto& ctx) { _val(ctx).mode = mode; };
+};
 constexpr auto set_insert_select = [](auto& ctx) {
   _val(ctx).select = std::make_unique<Select>(std::move(_attr(ctx)));
 };
@@ -486,7 +489,7 @@ x3::rule<struct explain_id, Explain> const explain_stmt = "EXPLAIN";
 x3::rule<struct analyze_id, Analyze> const analyze_stmt = "ANALYZE";
 x3::rule<struct check_id, Check> const check_stmt = "CHECK";
 x3::rule<struct reindex_id, Reindex> const reindex_stmt = "REINDEX";
-x3::rule<struct begin_id> const begin_stmt = "BEGIN";
+x3::rule<struct begin_id, Begin> const begin_stmt = "BEGIN";
 x3::rule<struct commit_id> const commit_stmt = "COMMIT";
 x3::rule<struct rollback_id> const rollback_stmt = "ROLLBACK";
 x3::rule<struct pragma_id, Pragma> const pragma_stmt = "PRAGMA";
@@ -505,9 +508,11 @@ auto const check_stmt_def =
       (kw("INDEX") > index_name[set_check(Check::Target::kIndex)]));
 auto const reindex_stmt_def =
     kw("REINDEX") >> -table_name[set_to<&Reindex::name>];
-auto const begin_stmt_def = kw("BEGIN") >> -(kw("DEFERRED") | kw("IMMEDIATE") |
-                                             kw("EXCLUSIVE")) >>
-                            -kw("TRANSACTION");
+auto const begin_stmt_def =
+    kw("BEGIN") >> -(kw("DEFERRED")[set_begin(Begin::Mode::kDeferred)] |
+                     kw("IMMEDIATE")[set_begin(Begin::Mode::kImmediate)] |
+                     kw("EXCLUSIVE")[set_begin(Begin::Mode::kExclusive)]) >>
+    -kw("TRANSACTION");
 auto const commit_stmt_def = (kw("COMMIT") | kw("END")) >> -kw("TRANSACTION");
 auto const rollback_stmt_def = kw("ROLLBACK") >> -kw("TRANSACTION") >>
                                -reject(kw("TO"), "ROLLBACK TO SAVEPOINT");
@@ -528,7 +533,7 @@ auto const statement_def =
                    reject(kw("TRIGGER"), "DROP TRIGGER"))) |
     explain_stmt[assign_node] | analyze_stmt[assign_node] |
     check_stmt[assign_node] | reindex_stmt[assign_node] |
-    begin_stmt[assign_empty<Begin>] | commit_stmt[assign_empty<Commit>] |
+    begin_stmt[assign_node] | commit_stmt[assign_empty<Commit>] |
     rollback_stmt[assign_empty<Rollback>] | pragma_stmt[assign_node] |
     reject(kw("WITH"), "WITH") | reject(kw("REPLACE"), "REPLACE") |
     reject(kw("ALTER"), "ALTER TABLE") | reject(kw("VACUUM"), "VACUUM") |

@@ -461,7 +461,11 @@ struct StatementWriter {
     *out += s.target == Check::Target::kTable ? " TABLE " : " INDEX ";
     WriteName(s.name, out);
   }
-  void operator()(const Begin&) const { *out += "BEGIN"; }
+  void operator()(const Begin& s) const {
+    *out += "BEGIN";
+    if (s.mode == Begin::Mode::kImmediate) *out += " IMMEDIATE";
+    if (s.mode == Begin::Mode::kExclusive) *out += " EXCLUSIVE";
+  }
   void operator()(const Commit&) const { *out += "COMMIT"; }
   void operator()(const Rollback&) const { *out += "ROLLBACK"; }
   void operator()(const Pragma& s) const {

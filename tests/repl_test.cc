@@ -353,6 +353,39 @@ TEST_F(ShellTest, EndOfInputRunsAStatementWithoutItsSemicolon) {
   EXPECT_EQ(TakeErr(), "");
 }
 
+TEST_F(ShellTest, ThePromptShowsATransactionAndQuitRollsItBack) {
+  CreateT();
+  Run("BEGIN;");
+  EXPECT_STREQ(shell_->prompt(), "levelql*> ");
+  shell_->ProcessLine("INSERT INTO t");
+  EXPECT_STREQ(shell_->prompt(), "   ...> ");
+  shell_->ProcessLine("VALUES (3, 'c');");
+  Run("COMMIT;");
+  EXPECT_STREQ(shell_->prompt(), "levelql> ");
+  Run("BEGIN; DELETE FROM t;");
+  EXPECT_EQ(TakeErr(), "");
+  EXPECT_FALSE(shell_->ProcessLine(".quit"));
+  EXPECT_EQ(TakeErr(),
+            "Rolled back the open transaction (.quit): COMMIT before it to "
+            "keep its changes.\n");
+  EXPECT_FALSE(shell_->db()->InTransaction());
+  EXPECT_EQ(shell_->exit_code(), 0);
+  auto cur = shell_->db()->Query("SELECT count(*) FROM t");
+  ASSERT_TRUE(cur.ok() && (*cur)->Next());
+  EXPECT_EQ((*cur)->row()[0].int_value(), 3);
+}
+
+TEST_F(ShellTest, EndOfInputRollsBackAnOpenTransaction) {
+  CreateT();
+  shell_->ProcessLine("BEGIN; DELETE FROM t WHERE id = 1;");
+  shell_->Finish();
+  EXPECT_EQ(TakeErr(),
+            "Rolled back the open transaction (end of input): COMMIT before "
+            "it to keep its changes.\n");
+  Run(".mode csv");
+  EXPECT_EQ(Run("SELECT count(*) AS n FROM t;"), "n\n2\n");
+}
+
 TEST_F(ShellTest, BailStopsANonInteractiveShell) {
   CreateT();
   Run(".bail on");

@@ -27,6 +27,8 @@ namespace levelql {
 // Per-statement execution state: one snapshot for every read.
 struct ExecContext {
   KvStore* store = nullptr;
+  // Inside a transaction `store` is its view (overlay.h), owned here.
+  std::shared_ptr<KvStore> view_store;
   std::shared_ptr<const KvSnapshot> snapshot;
   const std::vector<Value>* params = nullptr;
   int64_t sort_memory_bytes = 64 << 20;  // before a sort spills to disk

@@ -10,9 +10,9 @@ namespace {
 
 // Token format version. Tokens are not persisted by levelql, but clients
 // keep them across upgrades: another version is a clean error.
-constexpr char kTokenVersion = 2;
+constexpr char kTokenVersion = 3;
 constexpr size_t kMacBytes = 8;
-constexpr size_t kHeaderBytes = 2 + 4 * 8;  // version, kind, 4 x fixed64
+constexpr size_t kHeaderBytes = 2 + 5 * 8;  // version, kind, 5 x fixed64
 
 void PutFixed64(uint64_t v, std::string* out) {
   for (int i = 7; i >= 0; --i) out->push_back(static_cast<char>(v >> (8 * i)));
@@ -141,6 +141,7 @@ std::string EncodeToken(const ResumePoint& p, std::string_view secret) {
   PutFixed64(p.schema_version, &raw);
   PutFixed64(p.order_signature, &raw);
   PutFixed64(static_cast<uint64_t>(p.emitted), &raw);
+  PutFixed64(p.txn_id, &raw);
   if (p.kind == ResumePoint::Kind::kSortKey) {
     for (const Value& v : p.sort_key) {
       keys::EncodeValue(v, keys::Direction::kAsc, &raw);
@@ -204,6 +205,7 @@ Result<ResumePoint> DecodeToken(std::string_view token,
   const uint64_t emitted = GetFixed64(&body);
   if (emitted > static_cast<uint64_t>(INT64_MAX)) return Bad("negative count");
   p.emitted = static_cast<int64_t>(emitted);
+  p.txn_id = GetFixed64(&body);
   switch (p.kind) {
     case ResumePoint::Kind::kSortKey:
       while (!body.empty()) {

@@ -14,7 +14,9 @@
 //   kStart   - before the first row (a previous-page token back to page 1),
 //   kDone    - after the last row (aggregates: one row).
 // It also records which query it belongs to (a fingerprint of the statement
-// text and its parameter values), the schema version, and a signature of the
+// text and its parameter values), the transaction it was taken in (if any:
+// such a token may name rows no one else sees, and is refused outside that
+// transaction), the schema version, and a signature of the
 // order (which scan, index, direction, spans, or sort keys): a plan with
 // another order (after ANALYZE, PRAGMA disable_rules, ...) refuses the token
 // instead of resuming at a position that means something else.
@@ -58,8 +60,11 @@ struct ResumePoint {
   uint64_t schema_version = 0;
   uint64_t order_signature = 0;  // OrderSignature() of the plan
   int64_t emitted = 0;           // rows returned before the position
-  std::string key;               // kEntry, kPk
-  std::vector<Value> sort_key;   // kSortKey: values at the sort keys
+  // The transaction the token was taken in (0: none): it resumes only in
+  // that transaction.
+  uint64_t txn_id = 0;
+  std::string key;              // kEntry, kPk
+  std::vector<Value> sort_key;  // kSortKey: values at the sort keys
 };
 
 // The secret tokens are authenticated with: 16 bytes.

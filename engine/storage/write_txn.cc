@@ -18,68 +18,6 @@ std::string KeyValuesText(const std::vector<KeyColumn>& columns,
   return columns.size() == 1 ? out : "(" + out + ")";
 }
 
-// The snapshot overlaid with a WriteTxn's pending writes, forward only.
-class OverlayIterator : public KvIterator {
- public:
-  using Writes = std::map<std::string, std::optional<std::string>>;
-  OverlayIterator(std::unique_ptr<KvIterator> base, const Writes* writes)
-      : base_(std::move(base)), writes_(writes), pending_(writes_->end()) {}
-
-  bool Valid() const override { return valid_; }
-  void Seek(std::string_view target) override {
-    base_->Seek(target);
-    pending_ = writes_->lower_bound(std::string(target));
-    Settle();
-  }
-  void Next() override {
-    if (from_pending_) {
-      if (base_->Valid() && base_->key() == pending_->first) base_->Next();
-      ++pending_;
-    } else {
-      base_->Next();
-    }
-    Settle();
-  }
-  std::string_view key() const override {
-    return from_pending_ ? std::string_view(pending_->first) : base_->key();
-  }
-  std::string_view value() const override {
-    return from_pending_ ? std::string_view(*pending_->second) : base_->value();
-  }
-  Status status() const override { return base_->status(); }
-  void SeekToFirst() override { Seek(""); }
-  void SeekToLast() override { valid_ = false; }  // not used: forward only
-  void Prev() override { valid_ = false; }
-
- private:
-  // Positions on the smaller of the two heads; a pending write shadows the
-  // snapshot's key, and a pending delete hides it.
-  void Settle() {
-    while (true) {
-      const bool base = base_->Valid();
-      const bool pending = pending_ != writes_->end();
-      if (!base && !pending) {
-        valid_ = false;
-        return;
-      }
-      from_pending_ = pending && (!base || pending_->first <= base_->key());
-      if (from_pending_ && !pending_->second) {  // deleted
-        if (base && base_->key() == pending_->first) base_->Next();
-        ++pending_;
-        continue;
-      }
-      valid_ = true;
-      return;
-    }
-  }
-
-  std::unique_ptr<KvIterator> base_;
-  const Writes* writes_;
-  Writes::const_iterator pending_;
-  bool from_pending_ = false;
-  bool valid_ = false;
-};
-
 // Writes into a WriteTxn (for the rank structure).
 class TxnSink : public ranks::Sink {
  public:
@@ -100,8 +38,16 @@ ranks::Space SpaceOf(const IndexSchema& index) {
 }  // namespace
 
 std::unique_ptr<KvIterator> WriteTxn::NewIterator() {
-  return std::make_unique<OverlayIterator>(store_->NewIterator(snapshot_.get()),
-                                           &writes_);
+  return NewOverlayIterator(store_->NewIterator(snapshot_.get()), &writes_);
+}
+
+Status WriteTxn::CheckBytes() const {
+  if (bytes_ <= max_bytes_) return Status::OK();
+  return Status::LimitExceeded(
+      "the transaction's pending writes would pass " +
+      std::to_string(limit_total_ >> 20) +
+      " MiB (Options::max_transaction_bytes); the statement changed nothing: "
+      "COMMIT what the transaction holds, or ROLLBACK");
 }
 
 Status WriteTxn::PutEntry(const IndexSchema& index, std::string key,
@@ -168,11 +114,20 @@ Status WriteTxn::Get(const std::string& key, std::string* value) {
 }
 
 void WriteTxn::Put(std::string key, std::string value) {
-  writes_[std::move(key)] = std::move(value);
+  Set(std::move(key), std::move(value));
 }
 
-void WriteTxn::Delete(std::string key) {
-  writes_[std::move(key)] = std::nullopt;
+void WriteTxn::Delete(std::string key) { Set(std::move(key), std::nullopt); }
+
+void WriteTxn::Set(std::string key, std::optional<std::string> value) {
+  auto [it, added] = writes_.try_emplace(std::move(key));
+  if (added) {
+    bytes_ += it->first.size();
+  } else if (it->second) {
+    bytes_ -= it->second->size();
+  }
+  if (value) bytes_ += value->size();
+  it->second = std::move(value);
 }
 
 WriteBatch WriteTxn::ToBatch() const {
@@ -220,7 +175,7 @@ Status WriteTxn::InsertRow(const TableSchema& table, const Row& row) {
     }
   }
   Put(std::move(key), rows::RowValue(table, row));
-  return Status::OK();
+  return CheckBytes();
 }
 
 Status WriteTxn::DeleteRow(const TableSchema& table, const Row& row) {
@@ -233,7 +188,7 @@ Status WriteTxn::DeleteRow(const TableSchema& table, const Row& row) {
     }
   }
   Delete(rows::RowKey(table, row));
-  return Status::OK();
+  return CheckBytes();
 }
 
 Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
@@ -279,7 +234,7 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
     }
   }
   Put(std::move(new_key), rows::RowValue(table, new_row));
-  return Status::OK();
+  return CheckBytes();
 }
 
 }  // namespace levelql

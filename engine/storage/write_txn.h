@@ -4,16 +4,23 @@
 // a multi-row INSERT finds the duplicates it creates itself. Commit turns the
 // pending writes into one WriteBatch: the statement applies fully or not at
 // all. Row-level helpers maintain every index entry and check primary-key and
-// UNIQUE constraints. Used by one thread, under the database's write mutex.
+// UNIQUE constraints. Used by one thread, holding the database's writer slot.
+//
+// Inside a transaction the WriteTxn's store is the transaction's view
+// (overlay.h): reads and constraint checks see the transaction's earlier
+// writes, and when the statement succeeds its writes (TakeWrites) join the
+// transaction's instead of going to a batch.
 #ifndef LEVELQL_ENGINE_STORAGE_WRITE_TXN_H_
 #define LEVELQL_ENGINE_STORAGE_WRITE_TXN_H_
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "engine/storage/kv_store.h"
+#include "engine/storage/overlay.h"
 #include "indexes/schema.h"
 
 namespace levelql {
@@ -49,6 +56,16 @@ class WriteTxn {
 
   size_t pending() const { return writes_.size(); }
   WriteBatch ToBatch() const;
+  // The pending writes, leaving none.
+  PendingWrites TakeWrites() { return std::move(writes_); }
+  // The bytes of the keys and values pending.
+  size_t bytes() const { return bytes_; }
+  // Row helpers fail with LimitExceeded once bytes() passes `max_bytes`
+  // (SIZE_MAX: no limit); `total` is the limit the message names.
+  void set_byte_limit(size_t max_bytes, size_t total) {
+    max_bytes_ = max_bytes;
+    limit_total_ = total;
+  }
 
  private:
   Status CheckUnique(const TableSchema& table, const IndexSchema& index,
@@ -57,10 +74,15 @@ class WriteTxn {
   // index.
   Status PutEntry(const IndexSchema& index, std::string key, std::string value);
   Status DeleteEntry(const IndexSchema& index, std::string key);
+  void Set(std::string key, std::optional<std::string> value);
+  Status CheckBytes() const;
 
   KvStore* store_;
   std::shared_ptr<const KvSnapshot> snapshot_;
-  std::map<std::string, std::optional<std::string>> writes_;
+  PendingWrites writes_;
+  size_t bytes_ = 0;
+  size_t max_bytes_ = SIZE_MAX;
+  size_t limit_total_ = 0;
   bool maintain_ranks_ = true;
   std::unique_ptr<KvIterator> rank_view_;  // over writes_: declared after it
 };

@@ -8,10 +8,19 @@
 //   while ((*cur)->Next()) { (*cur)->row()[0].text(); }
 //   (*cur)->status();   // errors surface here, never silently
 //
+// Transactions: BEGIN ... COMMIT | ROLLBACK in SQL, or Database::Begin():
+//
+//   auto txn = (*db)->Begin();                                // a Transaction
+//   (*txn)->Execute("UPDATE acct SET bal = bal - 5 WHERE id = 1");
+//   (*txn)->Execute("UPDATE acct SET bal = bal + 5 WHERE id = 2");
+//   (*txn)->Commit();          // both or neither; destroying it rolls back
+//
 // Thread safety: a Database may be shared by any number of threads; writers
-// are serialized internally and readers never block (each statement reads one
-// snapshot). A Statement or a Cursor must be used by one thread at a time.
-// A Cursor and a Statement must not outlive the Database that made them.
+// are serialized internally (one write transaction or statement at a time,
+// the others wait up to Options::busy_timeout_ms) and readers never block
+// (each statement reads one snapshot). A Statement, a Cursor or a
+// Transaction must be used by one thread at a time. A Cursor, a Statement
+// and a Transaction must not outlive the Database that made them.
 #ifndef LEVELQL_DATABASE_H_
 #define LEVELQL_DATABASE_H_
 
@@ -41,6 +50,15 @@ struct Options {
   // A statement running longer stops with Status::Interrupted (0: no
   // limit). PRAGMA statement_timeout_ms changes it for the connection.
   int64_t statement_timeout_ms = 0;
+  // How long a writer (a statement, DDL, or a transaction's first write or
+  // BEGIN IMMEDIATE) waits while another one holds the database before it
+  // fails with Status::Busy. PRAGMA busy_timeout changes it.
+  int64_t busy_timeout_ms = 5000;
+  // The most a transaction holds uncommitted: the bytes of the keys and
+  // values it writes (rows and index entries). A statement that would pass
+  // it fails with LimitExceeded and changes nothing; the transaction can
+  // still commit what it holds, or roll back.
+  size_t max_transaction_bytes = size_t{256} << 20;
 };
 
 // Values bound to a statement's parameters. `?` and `?NNN` are positional and
@@ -116,6 +134,48 @@ class Statement {
   virtual std::vector<std::string> parameter_names() const = 0;
 };
 
+// BEGIN DEFERRED takes the transaction's snapshot at its first read and the
+// writer slot at its first write; IMMEDIATE takes both at Begin() (so its
+// writes cannot fail with Busy later).
+enum class TransactionMode { kDeferred, kImmediate };
+
+// A transaction with a session of its own (Database::Begin()). Its
+// statements read one snapshot, taken at the first read (or at Begin() when
+// IMMEDIATE), plus the transaction's own writes, which nothing outside it
+// sees until Commit(). A statement that fails inside it changes nothing and
+// leaves the transaction open. Statements prepared on it run inside it.
+// DDL, ANALYZE and REINDEX are refused (NotSupported) inside a transaction.
+//
+// Why an object, besides SQL BEGIN: the SQL form belongs to the Database's
+// one implicit session, shared by every thread that uses the Database (as a
+// SQLite connection shared by threads); a Transaction is a session of its
+// own, so threads can each run one without joining each other's. Two write
+// transactions still take turns: the second waits for the writer slot (up
+// to busy_timeout_ms) at its first write.
+class Transaction {
+ public:
+  // Rolls back when still open.
+  virtual ~Transaction() = default;
+
+  // As Database's, inside this transaction. `COMMIT` or `ROLLBACK` in SQL
+  // ends it like Commit() or Rollback(); `BEGIN` is refused.
+  virtual Status Execute(std::string_view sql) = 0;
+  virtual Result<ExecResult> Execute(std::string_view sql,
+                                     const Params& params) = 0;
+  virtual Result<std::unique_ptr<Statement>> Prepare(std::string_view sql) = 0;
+  virtual Result<std::unique_ptr<Cursor>> Query(std::string_view sql,
+                                                const Params& params = {}) = 0;
+
+  // Applies every write of the transaction at once, in one atomic batch
+  // (fsync'd with Options::sync_writes). When it fails the transaction
+  // stays open: commit again or roll back.
+  virtual Status Commit() = 0;
+  // Drops every write of the transaction.
+  virtual Status Rollback() = 0;
+  // Until Commit() or Rollback() succeeds. Afterwards every call fails.
+  virtual bool active() const = 0;
+};
+
 class Database {
  public:
   // Opens (or creates) the database at `path`; ":memory:" is a private
@@ -148,6 +208,16 @@ class Database {
   virtual std::vector<std::string> TableNames() = 0;
   // Every table followed by its indexes, tables in name order.
   virtual std::vector<SchemaEntry> Schema() = 0;
+
+  // A transaction of its own (see Transaction). Busy when IMMEDIATE and
+  // another writer holds the database past the busy timeout.
+  virtual Result<std::unique_ptr<Transaction>> Begin(
+      TransactionMode mode = TransactionMode::kDeferred) {
+    (void)mode;
+    return Status::NotSupported("transactions");
+  }
+  // Whether a SQL BEGIN on this Database is open (its implicit session).
+  virtual bool InTransaction() { return false; }
 };
 
 }  // namespace levelql

@@ -30,6 +30,9 @@ class Status {
     kInvalidArgument,
     kInterrupted,
     kLimitExceeded,
+    // Another writer holds the database past the busy timeout, or a
+    // transaction's snapshot is older than a write it would overwrite.
+    kBusy,
   };
 
   Status() = default;  // OK
@@ -64,6 +67,9 @@ class Status {
   }
   static Status LimitExceeded(std::string msg) {
     return Status(Code::kLimitExceeded, std::move(msg));
+  }
+  static Status Busy(std::string msg) {
+    return Status(Code::kBusy, std::move(msg));
   }
 
   bool ok() const { return code_ == Code::kOk; }

@@ -2,14 +2,16 @@
 // database until it is killed. Launched by crash_test, which SIGKILLs it at
 // a random moment and then checks what survived.
 //
-//   crash_child DIR SEED START SIDE_FILE SYNC_ALL MAX_OPS
+//   crash_child DIR SEED START SIDE_FILE SYNC_ALL MAX_OPS [LARGE_TXNS]
 //
 // Runs operations START, START+1, ... of the history of SEED on the
 // database in DIR. SYNC_ALL=1 opens it with Options::sync_writes; otherwise
 // only operations whose Op::sync is set are written synchronously. Before an
 // operation it appends "B <i>" to SIDE_FILE, after it "A <i> ok" or
-// "A <i> constraint"; after a synchronous one also "S <i>", and fsyncs the
-// side file before going on. Any other error appends "E <i> <status>" and
+// "A <i> constraint" (or "A <i> txn:..."); after a synchronous one also
+// "S <i>", and fsyncs the side file before going on. Just before the COMMIT
+// of a transaction it appends "C <i>". LARGE_TXNS=1 runs the workload of
+// large transactions (workload.h). Any other error appends "E <i> <status>" and
 // exits with status 3.
 #include <fcntl.h>
 #include <unistd.h>
@@ -37,10 +39,10 @@ void Append(int fd, const std::string& line) {
 int main(int argc, char** argv) {
   using namespace levelql;
   using namespace levelql::reliability;
-  if (argc != 7) {
+  if (argc != 7 && argc != 8) {
     std::fprintf(stderr,
                  "usage: crash_child DIR SEED START SIDE_FILE SYNC_ALL "
-                 "MAX_OPS\n");
+                 "MAX_OPS [LARGE_TXNS]\n");
     return 2;
   }
   const std::string dir = argv[1];
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
   const int64_t start = std::strtoll(argv[3], nullptr, 10);
   const bool sync_all = std::string(argv[5]) == "1";
   const int64_t max_ops = std::strtoll(argv[6], nullptr, 10);
+  const bool large_txns = argc == 8 && std::string(argv[7]) == "1";
   int fd = open(argv[4], O_WRONLY | O_CREAT | O_APPEND, 0644);
   if (fd < 0) {
     std::perror("crash_child: open side file");
@@ -67,12 +70,13 @@ int main(int argc, char** argv) {
     return 3;
   }
   for (int64_t i = start; i < start + max_ops; ++i) {
-    Op op = MakeOp(seed, i);
+    Op op = MakeOp(seed, i, large_txns);
     const bool sync = sync_all || op.sync;
     Append(fd, "B " + std::to_string(i));
     store->force_sync = op.sync;
-    std::string outcome = RunOp(**db, op);
-    if (outcome != "ok" && outcome != "constraint") {
+    std::string outcome =
+        RunOp(**db, op, [&] { Append(fd, "C " + std::to_string(i)); });
+    if (!IsExpectedOutcome(outcome)) {
       Append(fd, "E " + std::to_string(i) + " " + outcome);
       return 3;
     }

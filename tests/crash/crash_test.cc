@@ -6,11 +6,16 @@
 //   - contain every operation the child acknowledged (a killed process loses
 //     nothing it handed to the kernel; the synchronous ones are also on
 //     disk), with the outcome (ok / ConstraintError) the model predicts.
-// The next child resumes the history right after that prefix.
+// The next child resumes the history right after that prefix. Transactions
+// are single operations of the history: after a kill, one is in the
+// database whole or not at all. A second test runs a history of mostly large
+// transactions (thousands of index entries per COMMIT) and counts the kills
+// that landed during a COMMIT.
 //
 // LEVELQL_CRASH_KILLS sets the number of kills (default 50, shared by the
-// fixed seeds; `make soak-reliability` 1000 from a fresh seed); LEVELQL_SEED
-// replays one seed.
+// fixed seeds; `make soak-reliability` 1000 from a fresh seed),
+// LEVELQL_CRASH_TXN_KILLS those of the large-transaction test (default 30);
+// LEVELQL_SEED replays one seed.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -37,6 +42,7 @@ using testing::TempDir;
 
 struct SideFile {
   int64_t last_begun = -1;
+  int64_t last_commit = -1;  // the last "C" line: a COMMIT began
   int64_t max_acked = -1;
   int64_t max_synced = -1;
   int64_t synced = 0;
@@ -55,6 +61,8 @@ SideFile ReadSideFile(const std::string& path) {
     ls >> tag >> i;
     if (tag == "B") {
       f.last_begun = std::max(f.last_begun, i);
+    } else if (tag == "C") {
+      f.last_commit = std::max(f.last_commit, i);
     } else if (tag == "A") {
       std::string outcome;
       ls >> outcome;
@@ -72,21 +80,23 @@ SideFile ReadSideFile(const std::string& path) {
 }
 
 pid_t StartChild(const std::string& dir, uint64_t seed, int64_t start,
-                 const std::string& side, bool sync_all) {
+                 const std::string& side, bool sync_all, bool large_txns) {
   pid_t pid = fork();
   if (pid == 0) {
     std::string s = std::to_string(seed), p = std::to_string(start);
     execl(LEVELQL_CRASH_CHILD, LEVELQL_CRASH_CHILD, dir.c_str(), s.c_str(),
           p.c_str(), side.c_str(), sync_all ? "1" : "0", "100000000",
-          static_cast<char*>(nullptr));
+          large_txns ? "1" : "0", static_cast<char*>(nullptr));
     _exit(127);
   }
   return pid;
 }
 
 // `kills` cycles of start, SIGKILL, reopen and check on one database, with
-// the operation history of `seed`.
-void KillAndCheck(uint64_t seed, int64_t kills) {
+// the operation history of `seed` (mostly large transactions with
+// `large_txns`). Adds the kills that landed during a COMMIT to *in_commit.
+void KillAndCheck(uint64_t seed, int64_t kills, bool large_txns = false,
+                  int64_t* in_commit_total = nullptr) {
   TempDir scratch("crash");
   struct KeepOnFailure {
     TempDir* dir;
@@ -99,13 +109,14 @@ void KillAndCheck(uint64_t seed, int64_t kills) {
   Model model;
   int64_t prefix = 0;  // operations applied so far (model.applied())
   int64_t killed = 0, exited = 0, acked = 0, synced = 0, constraint = 0;
+  int64_t in_commit = 0, txns = 0;
   const auto started = std::chrono::steady_clock::now();
 
   for (int64_t cycle = 0; cycle < kills; ++cycle) {
     const std::string side =
         scratch.path() + "/side-" + std::to_string(cycle) + ".txt";
     const bool sync_all = rng() % 4 == 0;
-    pid_t pid = StartChild(db_dir, seed, prefix, side, sync_all);
+    pid_t pid = StartChild(db_dir, seed, prefix, side, sync_all, large_txns);
     ASSERT_GT(pid, 0);
     // Mostly mid-workload; sometimes while the child is still opening (and
     // recovering) the database.
@@ -120,6 +131,8 @@ void KillAndCheck(uint64_t seed, int64_t kills) {
                                  << ": the child failed: " << f.error;
     if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL) {
       ++killed;
+      // Killed after a COMMIT began and before it was acknowledged.
+      in_commit += f.last_commit > f.max_acked;
     } else {
       ++exited;
       ASSERT_TRUE(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)
@@ -139,13 +152,14 @@ void KillAndCheck(uint64_t seed, int64_t kills) {
 
     // Every acknowledged operation must be in; then find the prefix.
     auto apply = [&](int64_t i) {
-      Op op = MakeOp(seed, i);
-      bool ok = model.Apply(op);
+      Op op = MakeOp(seed, i, large_txns);
+      const std::string outcome = model.ApplyOutcome(op);
+      txns += op.kind == Op::Kind::kTxn;
       auto it = f.outcomes.find(i);
       if (it != f.outcomes.end()) {
-        EXPECT_EQ(it->second, ok ? "ok" : "constraint")
+        EXPECT_EQ(it->second, outcome)
             << "operation " << i << " (seed " << seed << "): " << op.sql;
-        constraint += !ok;
+        constraint += outcome == "constraint";
       }
     };
     while (prefix <= f.max_acked) apply(prefix++);
@@ -167,13 +181,16 @@ void KillAndCheck(uint64_t seed, int64_t kills) {
   }
   std::printf(
       "[CrashTest] seed %llu: %lld kills survived (%lld children finished "
-      "first), "
-      "%lld operations in the history, %lld acknowledged (%lld synchronous, "
+      "first, %lld killed during a COMMIT), "
+      "%lld operations in the history (%lld transactions), %lld "
+      "acknowledged (%lld synchronous, "
       "%lld constraint failures), 0 inconsistencies, %.1f s\n",
       static_cast<unsigned long long>(seed), static_cast<long long>(killed),
-      static_cast<long long>(exited), static_cast<long long>(prefix),
+      static_cast<long long>(exited), static_cast<long long>(in_commit),
+      static_cast<long long>(prefix), static_cast<long long>(txns),
       static_cast<long long>(acked), static_cast<long long>(synced),
       static_cast<long long>(constraint), SecondsSince(started));
+  if (in_commit_total) *in_commit_total += in_commit;
 }
 
 TEST(CrashTest, SigkillKeepsAPrefixOfHistoryAndEveryAcknowledgedStatement) {
@@ -184,6 +201,20 @@ TEST(CrashTest, SigkillKeepsAPrefixOfHistoryAndEveryAcknowledgedStatement) {
     SCOPED_TRACE("LEVELQL_SEED=" + std::to_string(seeds[i]));
     KillAndCheck(seeds[i], testing::ShareOf(kills, seeds.size(), i));
   }
+}
+
+TEST(CrashTest, SigkillDuringCommitsOfLargeTransactionsKeepsAllOrNothing) {
+  const int64_t kills = EnvInt("LEVELQL_CRASH_TXN_KILLS", 30);
+  const std::vector<uint64_t> seeds =
+      testing::TestSeeds("CrashTest.LargeTransactions", {8301, 8302});
+  int64_t in_commit = 0;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    SCOPED_TRACE("LEVELQL_SEED=" + std::to_string(seeds[i]));
+    KillAndCheck(seeds[i], testing::ShareOf(kills, seeds.size(), i),
+                 /*large_txns=*/true, &in_commit);
+  }
+  std::printf("[CrashTest] %lld kills landed during a COMMIT\n",
+              static_cast<long long>(in_commit));
 }
 
 }  // namespace

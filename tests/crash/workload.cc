@@ -193,21 +193,13 @@ std::string RowText(const char* table, const Row& r) {
   return out;
 }
 
-}  // namespace
-
-Op MakeOp(uint64_t seed, int64_t index) {
-  Op op;
+// One statement of operation `index` (its rows carry `index` in `op`):
+// DDL only when `allow_ddl` (not inside a transaction).
+void FillStatement(Rng& rng, int64_t index, bool allow_ddl, Op* out) {
+  Op& op = *out;
   op.index = index;
-  Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(index) * 7919 +
-          1);
-  op.sync = Chance(rng, 10);
-  if (index < kSetupOps) {
-    op.kind = Op::Kind::kSetup;
-    op.sql = kSetupSql[index];
-    return op;
-  }
   const std::string id_op = std::to_string(index);
-  int64_t roll = Uniform(rng, 0, 99);
+  int64_t roll = Uniform(rng, 0, allow_ddl ? 99 : 89);
   if (roll < 22) {
     op.kind = Op::Kind::kInsert1;
     int64_t n = Uniform(rng, 1, 6), base = Uniform(rng, 0, 1499);
@@ -320,6 +312,82 @@ Op MakeOp(uint64_t seed, int64_t index) {
       op.sql = std::string("DROP INDEX IF EXISTS ") + opt.name;
     }
   }
+}
+
+// A large transaction: rows of t1 in a window of 1,000 ids above the other
+// operations' (so t1 stays bounded), cleared first, then filled by
+// several INSERTs of 100-250 rows (overlapping ones fail on the primary
+// key and change nothing) and one UPDATE of the window. c and u are NULL,
+// so the UNIQUE indexes over them never refuse a row.
+void FillLargeTxn(Rng& rng, int64_t index, Op* op) {
+  const int64_t base = Uniform(rng, 3000, 7000);
+  Op clear;
+  clear.index = index;
+  clear.kind = Op::Kind::kDelete1;
+  clear.pred = 0;
+  clear.x = base;
+  clear.y = base + 999;
+  clear.sql = "DELETE FROM t1 WHERE " + Pred1Sql(clear);
+  op->subs.push_back(clear);
+  for (int64_t n = Uniform(rng, 4, 12); n > 0; --n) {
+    Op ins;
+    ins.index = index;
+    ins.kind = Op::Kind::kInsert1;
+    const int64_t start = base + Uniform(rng, 0, 800);
+    const int64_t len = Uniform(rng, 100, 250);
+    for (int64_t id = start; id < start + len && id <= base + 999; ++id) {
+      ins.rows.push_back({Value::Int(id), Value::Int(index), RandA(rng),
+                          RandB(rng), Value(), Value(), RandTags(rng)});
+    }
+    ins.sql =
+        "INSERT INTO t1 (id, op, a, b, c, u, tags) VALUES " + RowsSql(ins.rows);
+    op->subs.push_back(std::move(ins));
+  }
+  Op up;
+  up.index = index;
+  up.kind = Op::Kind::kUpdate1;
+  up.pred = 0;
+  up.x = base;
+  up.y = base + 999;
+  up.assign = 0;
+  up.sql = "UPDATE t1 SET op = " + std::to_string(index) +
+           ", a = a + 1 WHERE " + Pred1Sql(up);
+  op->subs.push_back(std::move(up));
+}
+
+}  // namespace
+
+Op MakeOp(uint64_t seed, int64_t index, bool large_txns) {
+  Op op;
+  op.index = index;
+  Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(index) * 7919 +
+          1);
+  op.sync = Chance(rng, 10);
+  if (index < kSetupOps) {
+    op.kind = Op::Kind::kSetup;
+    op.sql = kSetupSql[index];
+    return op;
+  }
+  if (!Chance(rng, large_txns ? 60 : 6)) {
+    FillStatement(rng, index, /*allow_ddl=*/true, &op);
+    return op;
+  }
+  op.kind = Op::Kind::kTxn;
+  op.rollback = Chance(rng, 25);
+  op.via_sql = Chance(rng, 50);
+  op.immediate = Chance(rng, 50);
+  if (large_txns) {
+    FillLargeTxn(rng, index, &op);
+  } else {
+    for (int64_t n = Uniform(rng, 2, 6); n > 0; --n) {
+      Op sub;
+      FillStatement(rng, index, /*allow_ddl=*/false, &sub);
+      op.subs.push_back(std::move(sub));
+    }
+  }
+  op.sql = op.immediate ? "BEGIN IMMEDIATE" : "BEGIN";
+  for (const Op& sub : op.subs) op.sql += "; " + sub.sql.substr(0, 60);
+  op.sql += op.rollback ? "; ROLLBACK" : "; COMMIT";
   return op;
 }
 
@@ -346,9 +414,27 @@ bool Model::UniqueOk(const std::map<int64_t, Row>& t1) const {
   return true;
 }
 
-bool Model::Apply(const Op& op) {
+bool Model::Apply(const Op& op) { return ApplyOutcome(op) != "constraint"; }
+
+std::string Model::ApplyOutcome(const Op& op) {
   ++applied_;
+  if (op.kind != Op::Kind::kTxn) return Change(op) ? "ok" : "constraint";
+  // Each statement alone: a failing one changes nothing, the rest stay.
+  auto t1 = t1_;
+  auto t2 = t2_;
+  std::string outcome = "txn:";
+  for (const Op& sub : op.subs) outcome += Change(sub) ? 'o' : 'c';
+  if (op.rollback) {
+    t1_ = std::move(t1);
+    t2_ = std::move(t2);
+  }
+  return outcome + (op.rollback ? ":rollback" : ":commit");
+}
+
+bool Model::Change(const Op& op) {
   switch (op.kind) {
+    case Op::Kind::kTxn:
+      return false;  // not a statement (ApplyOutcome)
     case Op::Kind::kSetup: {
       // "CREATE TABLE t1 (" / "CREATE [UNIQUE] INDEX name ON".
       std::string sql = op.sql;
@@ -481,11 +567,64 @@ std::string DumpDatabase(Database& db, std::string* error) {
   return out;
 }
 
-std::string RunOp(Database& db, const Op& op) {
-  auto r = db.Execute(op.sql, Params());
+namespace {
+
+// "ok", "constraint" or "error: <status>" for one statement.
+std::string Classify(const Result<ExecResult>& r) {
   if (r.ok()) return "ok";
   if (r.status().code() == Status::Code::kConstraintError) return "constraint";
   return "error: " + r.status().ToString();
+}
+
+std::string RunTxn(Database& db, const Op& op,
+                   const std::function<void()>& before_commit) {
+  std::unique_ptr<Transaction> txn;
+  auto run = [&](const std::string& sql) {
+    return txn ? txn->Execute(sql, Params()) : db.Execute(sql, Params());
+  };
+  if (op.via_sql) {
+    std::string begin =
+        Classify(run(op.immediate ? "BEGIN IMMEDIATE" : "BEGIN"));
+    if (begin != "ok") return begin;
+  } else {
+    auto t = db.Begin(op.immediate ? TransactionMode::kImmediate
+                                   : TransactionMode::kDeferred);
+    if (!t.ok()) return "error: " + t.status().ToString();
+    txn = std::move(t).value();
+  }
+  std::string outcome = "txn:";
+  for (const Op& sub : op.subs) {
+    std::string one = Classify(run(sub.sql));
+    if (one.rfind("error", 0) == 0) return one;  // left open: a failure
+    outcome += one == "ok" ? 'o' : 'c';
+  }
+  if (op.rollback) {
+    std::string end = txn ? (txn->Rollback().ok() ? "ok" : "error: rollback")
+                          : Classify(run("ROLLBACK"));
+    if (end != "ok") return end;
+    return outcome + ":rollback";
+  }
+  if (before_commit) before_commit();
+  if (txn) {
+    Status s = txn->Commit();
+    if (!s.ok()) return "error: " + s.ToString();
+  } else if (std::string end = Classify(run("COMMIT")); end != "ok") {
+    return end;
+  }
+  return outcome + ":commit";
+}
+
+}  // namespace
+
+std::string RunOp(Database& db, const Op& op,
+                  const std::function<void()>& before_commit) {
+  if (op.kind == Op::Kind::kTxn) return RunTxn(db, op, before_commit);
+  return Classify(db.Execute(op.sql, Params()));
+}
+
+bool IsExpectedOutcome(const std::string& outcome) {
+  return outcome == "ok" || outcome == "constraint" ||
+         outcome.rfind("txn:", 0) == 0;
 }
 
 }  // namespace levelql::reliability

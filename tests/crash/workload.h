@@ -7,19 +7,24 @@
 // statement without talking to each other. The first kSetupOps operations
 // create the two tables and their fixed indexes; after that come random
 // multi-row INSERTs (some of which must fail on a PRIMARY KEY or UNIQUE
-// conflict), UPDATEs and DELETEs with predicates the model can evaluate, and
-// CREATE/DROP of optional indexes. Every row an INSERT or UPDATE writes
-// carries the operation's index in its `op` column.
+// conflict), UPDATEs and DELETEs with predicates the model can evaluate,
+// CREATE/DROP of optional indexes, and transactions: 2-6 such statements
+// (no DDL) between BEGIN [IMMEDIATE] - in SQL or through Database::Begin() -
+// and COMMIT or ROLLBACK; with `large_txns`, most operations are large
+// transactions (thousands of index entries in one COMMIT). Every row an
+// INSERT or UPDATE writes carries the operation's index in its `op` column.
 //
-// Model applies operations in order and says whether each must succeed or
-// fail with ConstraintError; Dump() renders the model and DumpDatabase() a
-// real database to the same canonical text, so "the database equals a prefix
-// of the history" is a string comparison. Not thread-safe.
+// Model applies operations in order and says what each must answer: "ok",
+// "constraint" (ConstraintError, nothing changed), or for a transaction
+// "txn:<o or c per statement>:commit|rollback"; Dump() renders the model and
+// DumpDatabase() a real database to the same canonical text, so "the database
+// equals a prefix of the history" is a string comparison. Not thread-safe.
 #ifndef LEVELQL_TESTS_CRASH_WORKLOAD_H_
 #define LEVELQL_TESTS_CRASH_WORKLOAD_H_
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -50,6 +55,7 @@ struct Op {
     kDelete2,
     kCreateIndex,
     kDropIndex,
+    kTxn,  // `subs` in one transaction
   };
   Kind kind = Kind::kSetup;
   std::vector<Row> rows;  // INSERT: the rows
@@ -60,18 +66,25 @@ struct Op {
   int assign = 0;  // UPDATE: which SET list
   Value v1, v2;
   std::string name;  // DDL: the index (or table) name
+  // kTxn: its statements, and how it runs and ends.
+  std::vector<Op> subs;
+  bool rollback = false;
+  bool via_sql = false;  // BEGIN/COMMIT in SQL, else Database::Begin()
+  bool immediate = false;
 };
 
 // Operation `index` of the history of `seed`, with its SQL. DDL uses
 // `CREATE INDEX IF NOT EXISTS` and `DROP INDEX IF EXISTS`, so the SQL does
 // not depend on the state either.
-Op MakeOp(uint64_t seed, int64_t index);
+Op MakeOp(uint64_t seed, int64_t index, bool large_txns = false);
 
 class Model {
  public:
   // True if `op` must succeed, false if it must fail with ConstraintError
   // (and change nothing). Applies it when it succeeds.
   bool Apply(const Op& op);
+  // Applies `op` and returns what RunOp must answer for it.
+  std::string ApplyOutcome(const Op& op);
   bool HasIndex(const std::string& name) const {
     return indexes_.count(name) > 0;
   }
@@ -81,6 +94,8 @@ class Model {
 
  private:
   bool UniqueOk(const std::map<int64_t, Row>& t1) const;
+  // Applies one statement; false (and no change) on a constraint failure.
+  bool Change(const Op& op);
 
   int64_t applied_ = 0;
   std::set<std::string> tables_;
@@ -126,9 +141,13 @@ class SyncSwitchStore : public KvStore {
   std::unique_ptr<KvStore> base_;
 };
 
-// Runs `op` (op->sql must be set) and classifies the outcome: "ok",
-// "constraint", or "error: <status>".
-std::string RunOp(Database& db, const Op& op);
+// Runs `op` and classifies the outcome: "ok", "constraint", "txn:..." (as
+// Model::ApplyOutcome), or "error: <status>". For a transaction that
+// commits, `before_commit` runs just before COMMIT.
+std::string RunOp(Database& db, const Op& op,
+                  const std::function<void()>& before_commit = {});
+// Whether RunOp's answer is one the model can predict (not an error).
+bool IsExpectedOutcome(const std::string& outcome);
 
 }  // namespace levelql::reliability
 

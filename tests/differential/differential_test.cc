@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "tests/differential/generator.h"
 #include "tests/differential/oracles.h"
@@ -31,6 +32,7 @@ struct Stats {
   int64_t known = 0;  // skipped as intended differences
   int64_t failures = 0;
   int64_t rounds = 0;
+  int64_t transactions = 0;               // committed or rolled back
   int64_t both_failed = 0;                // statements both engines refused
   int64_t nonempty = 0;                   // queries that returned rows
   std::map<std::string, int64_t> errors;  // levelql's refusals, by kind
@@ -50,7 +52,10 @@ GenConfig ConfigFor(uint64_t seed) {
 class Round {
  public:
   Round(uint64_t seed, Stats* stats)
-      : seed_(seed), gen_(seed, ConfigFor(seed)), stats_(stats) {
+      : seed_(seed),
+        gen_(seed, ConfigFor(seed)),
+        txn_rng_(seed * 0x2545f4914f6cdd1dULL + 15),
+        stats_(stats) {
     Rng& rng = gen_.rng();
     // A fifth of the rounds run with some planner rules off.
     if (rng.OneIn(5)) {
@@ -93,11 +98,13 @@ class Round {
       }
     }
     for (int64_t q = 0; q < queries;) {
+      if (!Transactions()) return false;
       int t = static_cast<int>(rng.Uniform(history_.tables.size()));
       int r = static_cast<int>(rng.Uniform(1000));
       Step s;
       if (r < 120) {
         s = gen_.RandomWrite(t);
+        if (s.kind == Step::Kind::kInsert) last_insert_ = s;
       } else if (r < 130) {
         s = NewIndex(t);
       } else if (r < 135 && !indexes_.empty()) {
@@ -110,6 +117,7 @@ class Round {
         // Drop the table and make it again, empty and without indexes.
         s.kind = Step::Kind::kDropTable;
         s.table = t;
+        if (in_txn_ && !EndTransaction()) return false;
         if (!Apply(s)) return false;
         std::erase_if(indexes_, [t](const auto& ix) { return ix.first == t; });
         s = Step();
@@ -127,12 +135,46 @@ class Round {
         s.query = gen_.RandomQuery(t);
         ++q;
       }
+      // DDL commits on its own in SQLite and is refused inside a
+      // transaction by levelql: end the transaction first.
+      const bool ddl = s.kind == Step::Kind::kCreateIndex ||
+                       s.kind == Step::Kind::kDropIndex ||
+                       s.kind == Step::Kind::kCreateTable;
+      if (ddl && in_txn_ && !EndTransaction()) return false;
       if (!Apply(s)) return false;
     }
-    return true;
+    return in_txn_ ? EndTransaction() : true;
   }
 
  private:
+  // Transactions, drawn from a generator of their own so that the rest of
+  // a round's steps are those of the same seed without them: now and then
+  // BEGIN; inside, now and then the last INSERT again (a statement that
+  // fails on its key, changing nothing), and COMMIT or ROLLBACK. Queries
+  // inside compare each engine's view with its own writes.
+  bool Transactions() {
+    if (!in_txn_) {
+      if (!txn_rng_.OneIn(25)) return true;
+      Step begin;
+      begin.kind = Step::Kind::kBegin;
+      begin.immediate = txn_rng_.OneIn(3);
+      in_txn_ = true;
+      return Apply(begin);
+    }
+    if (last_insert_ && txn_rng_.OneIn(6)) {
+      if (!Apply(*last_insert_)) return false;
+    }
+    return txn_rng_.OneIn(10) ? EndTransaction() : true;
+  }
+
+  bool EndTransaction() {
+    Step end;
+    end.kind = txn_rng_.OneIn(3) ? Step::Kind::kRollback : Step::Kind::kCommit;
+    in_txn_ = false;
+    ++stats_->transactions;
+    return Apply(end);
+  }
+
   Step NewIndex(int t) {
     Step s;
     s.kind = Step::Kind::kCreateIndex;
@@ -197,6 +239,9 @@ class Round {
 
   uint64_t seed_;
   Generator gen_;
+  Rng txn_rng_;
+  bool in_txn_ = false;
+  std::optional<Step> last_insert_;
   Stats* stats_;
   Case history_;
   std::unique_ptr<EnginePair> pair_;
@@ -239,9 +284,10 @@ TEST(Differential, AgreesWithSqlite) {
       static_cast<long long>(stats.rounds), static_cast<long long>(stats.known),
       static_cast<long long>(stats.failures), SecondsSince(start));
   std::printf(
-      "[differential] %lld queries returned rows; %lld statements "
-      "failed in both engines:",
+      "[differential] %lld queries returned rows; %lld transactions; %lld "
+      "statements failed in both engines:",
       static_cast<long long>(stats.nonempty),
+      static_cast<long long>(stats.transactions),
       static_cast<long long>(stats.both_failed));
   for (const auto& [kind, n] : stats.errors) {
     std::printf(" %s=%lld", kind.c_str(), static_cast<long long>(n));

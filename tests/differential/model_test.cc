@@ -10,8 +10,12 @@
 // column key written `k2 TEXT COLLATE nocase PRIMARY KEY`; multi-valued
 // columns (TEXT[], INTEGER[], lists holding NULLs) in any position of a
 // composite index, UNIQUE ones too (an entry per distinct element; entries
-// holding a NULL never conflict). Steps: LEVELQL_MODEL_STEPS (default
-// 20000); seeds: README.md here.
+// holding a NULL never conflict). Transactions: now and then the steps run
+// inside BEGIN ... COMMIT or ROLLBACK, through SQL on the Database or through
+// a Transaction object (then reads outside it must still see the committed
+// rows); CREATE/DROP INDEX inside must be refused; a reopen rolls an open
+// one back, and the database must hold exactly the committed state. Steps:
+// LEVELQL_MODEL_STEPS (default 20000); seeds: README.md here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -80,15 +84,26 @@ struct Index {
 
 using Rows = std::map<std::vector<Value>, std::vector<Value>, KeyLess>;
 
+// Transactions ended (committed, rolled back, or by a reopen), for the
+// summary.
+int64_t g_transactions = 0;
+
 // One table and its model; the database lives in a temporary directory.
 class ModelRound {
  public:
   explicit ModelRound(uint64_t seed)
-      : seed_(seed), rng_(seed), temp_("model"), dir_(temp_.path() + "/db") {
+      : seed_(seed),
+        rng_(seed),
+        txn_rng_(seed * 0x2545f4914f6cdd1dULL + 15),
+        temp_("model"),
+        dir_(temp_.path() + "/db") {
     Reopen();
     MakeSchema();
   }
-  ~ModelRound() { db_.reset(); }
+  ~ModelRound() {
+    txn_.reset();  // a Transaction must not outlive its Database
+    db_.reset();
+  }
 
   // Runs `steps` random steps; returns false after the first failure.
   bool Run(int64_t steps, int64_t* done) {
@@ -102,6 +117,7 @@ class ModelRound {
       steps = std::min<int64_t>(steps, 60);
     }
     for (int64_t i = 0; i < steps; ++i, ++*done) {
+      Transactions();
       int r = static_cast<int>(rng_.Uniform(1000));
       if (r < 450) {
         Insert();
@@ -113,6 +129,8 @@ class ModelRound {
         Reopen();
       } else if (r < 825) {
         CreateIndex();
+      } else if (r < 830 && !indexes_.empty() && in_txn_) {
+        Exec("DROP INDEX " + indexes_[0].name, false);  // refused inside
       } else if (r < 830 && !indexes_.empty()) {
         size_t k = rng_.Uniform(indexes_.size());
         Exec("DROP INDEX " + indexes_[k].name, true);
@@ -139,7 +157,50 @@ class ModelRound {
                   << "\n  last statements:" << recent;
   }
 
+  // Transactions, decided by a generator of their own (so the other steps
+  // of a seed stay the same): BEGIN [IMMEDIATE] through SQL or a
+  // Transaction object, and after a while COMMIT or ROLLBACK.
+  void Transactions() {
+    if (!in_txn_) {
+      if (!txn_rng_.OneIn(30)) return;
+      const bool immediate = txn_rng_.OneIn(3);
+      committed_ = rows_;
+      in_txn_ = true;
+      if (txn_rng_.OneIn(2)) {
+        log_.push_back(immediate ? "-- Begin(kImmediate)" : "-- Begin()");
+        auto txn = db_->Begin(immediate ? TransactionMode::kImmediate
+                                        : TransactionMode::kDeferred);
+        if (!txn.ok()) return Fail("Begin: " + txn.status().ToString());
+        txn_ = std::move(txn).value();
+      } else {
+        Exec(immediate ? "BEGIN IMMEDIATE" : "BEGIN", true);
+      }
+      return;
+    }
+    if (!txn_rng_.OneIn(15)) return;
+    const bool commit = !txn_rng_.OneIn(3);
+    if (txn_) {
+      log_.push_back(commit ? "-- Commit()" : "-- Rollback()");
+      Status st = commit ? txn_->Commit() : txn_->Rollback();
+      if (!st.ok())
+        Fail(std::string(commit ? "Commit" : "Rollback") + ": " +
+             st.ToString());
+      txn_.reset();
+    } else {
+      Exec(commit ? "COMMIT" : "ROLLBACK", true);
+    }
+    if (!commit) rows_ = committed_;
+    in_txn_ = false;
+    ++g_transactions;
+  }
+
   void Reopen() {
+    txn_.reset();
+    if (in_txn_) {  // closing rolls it back
+      rows_ = committed_;
+      in_txn_ = false;
+      ++g_transactions;
+    }
     db_.reset();
     log_.push_back("-- close and reopen");
     Options options;
@@ -155,7 +216,7 @@ class ModelRound {
   // of rows changed (or -1 on failure).
   int64_t Exec(const std::string& sql, bool expect_ok) {
     log_.push_back(sql);
-    auto r = db_->Execute(sql, Params{});
+    auto r = txn_ ? txn_->Execute(sql, Params{}) : db_->Execute(sql, Params{});
     if (r.ok() != expect_ok) {
       Fail(sql + (r.ok() ? ": succeeded, the model expected an error"
                          : ": " + r.status().ToString()));
@@ -167,7 +228,7 @@ class ModelRound {
   std::vector<std::vector<Value>> Query(const std::string& sql) {
     log_.push_back(sql);
     std::vector<std::vector<Value>> out;
-    auto cur = db_->Query(sql);
+    auto cur = txn_ ? txn_->Query(sql) : db_->Query(sql);
     if (!cur.ok()) {
       Fail(sql + ": " + cur.status().ToString());
       return out;
@@ -496,6 +557,10 @@ class ModelRound {
   }
 
   void CreateIndex() {
+    if (in_txn_) {
+      Exec("CREATE INDEX refused ON t (k)", false);  // DDL: refused inside
+      return;
+    }
     Index ix;
     ix.name = "i" + std::to_string(next_index_++);
     std::vector<int> cand;
@@ -571,6 +636,21 @@ class ModelRound {
       return Fail("contents differ:\n  model " + RenderRows(want) +
                   "\n  db    " + RenderRows(got));
     }
+    if (txn_) {
+      // Outside the transaction object: only what was committed.
+      std::vector<std::vector<Value>> committed;
+      for (const auto& [key, row] : committed_) committed.push_back(row);
+      auto outside = db_->Query("SELECT * FROM t ORDER BY " + PkOrder());
+      std::vector<std::vector<Value>> seen;
+      if (outside.ok()) {
+        while ((*outside)->Next()) seen.push_back((*outside)->row());
+      }
+      if (!outside.ok() || RenderRows(seen) != RenderRows(committed)) {
+        return Fail("outside the transaction:\n  committed " +
+                    RenderRows(committed) + "\n  db        " +
+                    RenderRows(seen));
+      }
+    }
     for (const Index& ix : indexes_) {
       if (failed_) return;
       if (HasList(ix)) {
@@ -636,7 +716,8 @@ class ModelRound {
       }
     }
     log_.push_back("CHECK");
-    if (Status s = db_->Execute("CHECK"); !s.ok())
+    if (Status s = txn_ ? txn_->Execute("CHECK") : db_->Execute("CHECK");
+        !s.ok())
       Fail("CHECK: " + s.ToString());
   }
 
@@ -728,9 +809,13 @@ class ModelRound {
 
   uint64_t seed_;
   Rng rng_;
+  Rng txn_rng_;
   testing::TempDir temp_;
   std::string dir_;
   std::unique_ptr<Database> db_;
+  std::unique_ptr<Transaction> txn_;  // an open Transaction object, or null
+  bool in_txn_ = false;               // a transaction is open (either way)
+  Rows committed_;                    // rows_ at BEGIN
   std::vector<Col> cols_;
   std::vector<int> pk_;
   std::vector<bool> pk_desc_;
@@ -756,9 +841,12 @@ TEST(ModelTest, RandomizedAgainstModelWithReopens) {
       if (!round.Run(std::min(steps, end - done), &done)) ++failures;
     }
   }
-  std::printf("[model] %lld steps in %lld rounds, %lld failures, %.1f s\n",
-              static_cast<long long>(done), static_cast<long long>(rounds),
-              static_cast<long long>(failures), SecondsSince(start));
+  std::printf(
+      "[model] %lld steps in %lld rounds (%lld transactions), %lld "
+      "failures, %.1f s\n",
+      static_cast<long long>(done), static_cast<long long>(rounds),
+      static_cast<long long>(g_transactions), static_cast<long long>(failures),
+      SecondsSince(start));
   testing::PrintSummary("model", done, "steps", failures);
   EXPECT_EQ(failures, 0);
 }

@@ -287,6 +287,12 @@ std::string RenderStep(const Step& s, const std::vector<TableDef>& tables,
       return RenderQuery(s.query, t, d);
     case Step::Kind::kAnalyze:
       return "ANALYZE " + t.name;
+    case Step::Kind::kBegin:
+      return s.immediate ? "BEGIN IMMEDIATE" : "BEGIN";
+    case Step::Kind::kCommit:
+      return "COMMIT";
+    case Step::Kind::kRollback:
+      return "ROLLBACK";
   }
   return "";
 }

@@ -122,6 +122,9 @@ struct Step {
     kDelete,
     kQuery,
     kAnalyze,  // ANALYZE table (statistics the planner uses)
+    kBegin,    // BEGIN [IMMEDIATE] (`immediate`)
+    kCommit,
+    kRollback,
   };
   Kind kind = Kind::kQuery;
   int table = 0;
@@ -131,6 +134,7 @@ struct Step {
   std::vector<std::pair<int, Expr>> sets;  // kUpdate
   std::optional<Expr> where;               // kUpdate, kDelete
   Query query;                             // kQuery, kInsertSelect
+  bool immediate = false;                  // kBegin
 };
 
 // A self-contained test: the tables and the steps that build and check them.

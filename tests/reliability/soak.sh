@@ -40,7 +40,8 @@ run() {
   fi
 }
 
-run crash_test env LEVELQL_CRASH_KILLS="$kills" "$bin/crash/crash_test"
+run crash_test env LEVELQL_CRASH_KILLS="$kills" \
+  LEVELQL_CRASH_TXN_KILLS="$((kills / 3))" "$bin/crash/crash_test"
 run power_loss_test env LEVELQL_POWER_LOSSES=400 \
   "$bin/faults/power_loss_test"
 run fault_injection_test "$bin/faults/fault_injection_test"

@@ -7,7 +7,15 @@ namespace levelql::testing {
 
 std::string QueryText(Database& db, const std::string& sql,
                       const Params& params) {
-  auto cur = db.Query(sql, params);
+  return CursorText(db.Query(sql, params));
+}
+
+std::string QueryText(Transaction& txn, const std::string& sql,
+                      const Params& params) {
+  return CursorText(txn.Query(sql, params));
+}
+
+std::string CursorText(Result<std::unique_ptr<Cursor>> cur) {
   if (!cur.ok()) return "error: " + cur.status().ToString();
   std::string out;
   while ((*cur)->Next()) {

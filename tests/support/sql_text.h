@@ -15,6 +15,11 @@ namespace levelql::testing {
 // Renders every row as "(v1, v2)" concatenated, or "error: <status>".
 std::string QueryText(Database& db, const std::string& sql,
                       const Params& params = {});
+// The same inside a transaction.
+std::string QueryText(Transaction& txn, const std::string& sql,
+                      const Params& params = {});
+// The rows of a cursor (what QueryText renders).
+std::string CursorText(Result<std::unique_ptr<Cursor>> cursor);
 
 // A fresh ":memory:" database; fails the current gtest test (and returns
 // nullptr) when it cannot be opened.

@@ -80,6 +80,7 @@ void Shell::CmdExit(const std::vector<std::string>& args) {
       return;
     }
   }
+  RollBackOpenTransaction(".exit");
   explicit_exit_ = code;
   exiting_ = true;
 }
@@ -111,6 +112,7 @@ void Shell::CmdOpen(const std::vector<std::string>& args) {
     return;
   }
   if (args[0] != ":memory:" && !CheckPath(".open", args[0])) return;
+  RollBackOpenTransaction(".open");
   Status s = Open(args[0]);
   if (!s.ok()) Fail(s.ToString());
 }

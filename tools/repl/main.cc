@@ -274,6 +274,7 @@ int Main(int argc, char** argv) {
       bool go = a.file ? shell.RunFile(a.text) : shell.RunText(a.text);
       if (!go) break;
     }
+    shell.Finish();  // says so when it rolls back a transaction left open
     return shell.exit_code();
   }
   if (interactive) return RunInteractive(shell, args.db.empty());

@@ -49,7 +49,7 @@ constexpr const char* kHelp =
     ".param unset :NAME       Forget one binding\n"
     ".param list|clear        Show or forget the bindings\n"
     ".prev                    The page before, read backwards from this one\n"
-    ".quit                    Exit\n"
+    ".quit                    Exit (rolls back an open transaction)\n"
     ".read FILE               Run the SQL and commands in FILE\n"
     ".schema [TABLE]          Show the CREATE statements of tables and "
     "indexes\n"
@@ -105,7 +105,21 @@ Status Shell::Open(const std::string& path) {
 }
 
 const char* Shell::prompt() const {
-  return in_statement() ? kContinuationPrompt : kPrompt;
+  if (in_statement()) return kContinuationPrompt;
+  return db_ && db_->InTransaction() ? kTransactionPrompt : kPrompt;
+}
+
+void Shell::RollBackOpenTransaction(const std::string& why) {
+  if (!db_ || !db_->InTransaction()) return;
+  out().flush();
+  Status s = db_->Execute("ROLLBACK");
+  if (!s.ok()) {
+    Fail("rolling back the open transaction: " + s.ToString());
+    return;
+  }
+  err_ << "Rolled back the open transaction (" << why
+       << "): COMMIT before it to keep its changes.\n";
+  err_.flush();
 }
 
 void Shell::Interrupt() {
@@ -167,7 +181,11 @@ bool Shell::FinishInput(Input& input) {
   return !exiting_;
 }
 
-bool Shell::Finish() { return FinishInput(top_); }
+bool Shell::Finish() {
+  bool go = FinishInput(top_);
+  RollBackOpenTransaction("end of input");
+  return go;
+}
 
 bool Shell::RunText(std::string_view text) {
   std::istringstream in{std::string(text)};
@@ -297,6 +315,7 @@ void Shell::DoDotCommand(std::string_view line) {
   if (cmd == ".help") {
     out() << kHelp;
   } else if (cmd == ".quit") {
+    RollBackOpenTransaction(".quit");
     exiting_ = true;
   } else if (cmd == ".exit") {
     CmdExit(args);

@@ -10,6 +10,9 @@
 // Statements that return columns print their rows; others print nothing.
 // With `.page N`, a SELECT prints its first N rows and `.next`/`.prev` page
 // through it by continuation tokens (pager.h).
+// Inside a transaction (BEGIN ... COMMIT) the prompt is "levelql*> ". The
+// end of input, `.quit`, `.exit` and `.open` roll back a transaction left
+// open and say so on `err` (nothing is committed that was not asked for).
 // `.param set :name VALUE` values are bound to every statement that mentions
 // `:name`. With `.bail on`, the first error stops the input: a
 // non-interactive shell then exits with status 1, an interactive one drops
@@ -43,6 +46,7 @@
 namespace levelql::repl {
 
 inline constexpr const char* kPrompt = "levelql> ";
+inline constexpr const char* kTransactionPrompt = "levelql*> ";
 inline constexpr const char* kContinuationPrompt = "   ...> ";
 
 struct ShellOptions {
@@ -80,14 +84,16 @@ class Shell {
   // the shell should exit (.quit, .exit, or an error with .bail on in a
   // non-interactive shell).
   bool ProcessLine(std::string_view line);
-  // End of input: runs a statement left without its `;`.
+  // End of input: runs a statement left without its `;`, then rolls back
+  // a transaction left open.
   bool Finish();
   // Runs `text` as complete input (the -c argument): its lines, then Finish.
   bool RunText(std::string_view text);
   // Runs the file at `path` like `.read` (the -f argument).
   bool RunFile(const std::string& path);
 
-  // "levelql> ", or "   ...> " while a statement is being continued.
+  // "levelql> ", "levelql*> " inside a transaction, or "   ...> " while a
+  // statement is being continued.
   const char* prompt() const;
   bool in_statement() const { return !top_.buffer.empty(); }
   // Ctrl-C at the prompt: forgets the partially typed statement.
@@ -146,6 +152,9 @@ class Shell {
 
   // Prints "Error: <message>" and counts a failure (see .bail).
   void Fail(const std::string& message);
+  // Rolls back a transaction left open, saying so on err (`why`: what ends
+  // it, e.g. ".quit").
+  void RollBackOpenTransaction(const std::string& why);
   // In --safe mode, refuses paths outside the current directory.
   bool CheckPath(const std::string& command, const std::string& path);
   // The .param values of the named parameters `statement` has.
