@@ -381,17 +381,26 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
   if (auto* ins = std::get_if<parser::Insert>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundInsert bound, binder.BindInsert(*ins));
     LQ_RETURN_IF_ERROR(start(binder.params()));
-    return ExecuteInsert(&bound, ctx, rules(), txn->get(), rowids);
+    LQ_ASSIGN_OR_RETURN(
+        int64_t n, ExecuteInsert(&bound, ctx, rules(), txn->get(), rowids));
+    LQ_RETURN_IF_ERROR((*txn)->FlushRanks());
+    return n;
   }
   if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
     LQ_RETURN_IF_ERROR(start(binder.params()));
-    return ExecuteUpdate(&bound, ctx, rules(), txn->get());
+    LQ_ASSIGN_OR_RETURN(int64_t n,
+                        ExecuteUpdate(&bound, ctx, rules(), txn->get()));
+    LQ_RETURN_IF_ERROR((*txn)->FlushRanks());
+    return n;
   }
   auto& del = std::get<parser::Delete>(stmt.node);
   LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(del));
   LQ_RETURN_IF_ERROR(start(binder.params()));
-  return ExecuteDelete(&bound, ctx, rules(), txn->get());
+  LQ_ASSIGN_OR_RETURN(int64_t n,
+                      ExecuteDelete(&bound, ctx, rules(), txn->get()));
+  LQ_RETURN_IF_ERROR((*txn)->FlushRanks());
+  return n;
 }
 
 Result<int64_t> DatabaseImpl::RunWrite(Session* session,

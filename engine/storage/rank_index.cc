@@ -1,6 +1,9 @@
 #include "engine/storage/rank_index.h"
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "indexes/key_codec.h"
@@ -44,22 +47,6 @@ std::string After(std::string_view s) {
   return out;
 }
 
-// The first node at or after `suffix` on level `level`, or the (possibly
-// not yet written) sentinel with count 0.
-Status NodeAtOrAfter(const Space& space, int level, std::string_view suffix,
-                     KvIterator* view, std::string* key, int64_t* count) {
-  const std::string lp = LevelPrefix(space, level);
-  view->Seek(lp + std::string(suffix));
-  if (view->Valid() && StartsWith(view->key(), lp)) {
-    key->assign(view->key());
-    return ReadCount(view->value(), count);
-  }
-  LQ_RETURN_IF_ERROR(view->status());
-  *key = lp + kSentinel;
-  *count = 0;
-  return Status::OK();
-}
-
 }  // namespace
 
 int LevelOf(std::string_view suffix) {
@@ -82,79 +69,230 @@ int LevelOf(std::string_view suffix) {
   return level;
 }
 
-Status Insert(const Space& space, std::string_view entry_key, KvIterator* view,
-              Sink* sink) {
-  const std::string suffix(entry_key.substr(space.entries.size()));
-  const int height = LevelOf(suffix);
-  for (int level = 1; level <= kMaxLevel; ++level) {
-    const std::string lp = LevelPrefix(space, level);
-    std::string c_key;
-    int64_t c_count = 0;
-    LQ_RETURN_IF_ERROR(
-        NodeAtOrAfter(space, level, suffix, view, &c_key, &c_count));
-    if (level > height) {
-      sink->Put(std::move(c_key), Count(c_count + 1));
-      continue;
-    }
-    // The entry becomes a node: it splits c's range (prev, c] into
-    // (prev, entry] and (entry, c]. Count the second part from the level
-    // below (the entries themselves on level 1), forward from the entry.
-    const std::string_view c_suffix = std::string_view(c_key).substr(lp.size());
-    int64_t after = 0;
-    const std::string below =
-        level == 1 ? space.entries : LevelPrefix(space, level - 1);
-    for (view->Seek(After(below + suffix));
-         view->Valid() && StartsWith(view->key(), below); view->Next()) {
-      std::string_view s = view->key().substr(below.size());
-      if (s > c_suffix) break;
-      if (level == 1) {
-        ++after;
-      } else {
-        int64_t n = 0;
-        LQ_RETURN_IF_ERROR(ReadCount(view->value(), &n));
-        after += n;
-      }
-    }
-    LQ_RETURN_IF_ERROR(view->status());
-    if (after > c_count + 1) {
-      return Status::Corruption("ranked index counts disagree with entries");
-    }
-    sink->Put(lp + suffix, Count(c_count + 1 - after));
-    sink->Put(std::move(c_key), Count(after));
-  }
-  return Status::OK();
-}
+namespace {
 
-Status Delete(const Space& space, std::string_view entry_key, KvIterator* view,
-              Sink* sink) {
-  const std::string suffix(entry_key.substr(space.entries.size()));
-  const int height = LevelOf(suffix);
-  for (int level = 1; level <= kMaxLevel; ++level) {
-    const std::string lp = LevelPrefix(space, level);
-    std::string key;
-    int64_t count = 0;
-    LQ_RETURN_IF_ERROR(NodeAtOrAfter(space, level, suffix, view, &key, &count));
-    if (level > height) {
-      if (count < 1) {
-        return Status::Corruption("ranked index counts disagree with entries");
+// One level of Apply. Walks the changes in key order, keeping in memory the
+// node c that covers the current change (the first node at or after it) and
+// its count as changed so far; the nodes changed are written at the end.
+// Invariant: c's count is exact for the changes already processed, so the
+// level below (final) minus the changes not yet processed gives the count
+// of any range (the bounds of a split are level-below nodes).
+class LevelApply {
+ public:
+  LevelApply(const Space& space, int level,
+             const std::vector<std::pair<std::string, int>>& changes,
+             const std::vector<std::string_view>& suffixes,
+             const std::vector<int>& heights, std::unique_ptr<KvIterator> nodes,
+             std::unique_ptr<KvIterator> below)
+      : level_(level),
+        lp_(LevelPrefix(space, level)),
+        below_prefix_(level == 1 ? space.entries
+                                 : LevelPrefix(space, level - 1)),
+        changes_(changes),
+        suffixes_(suffixes),
+        heights_(heights),
+        nodes_(std::move(nodes)),
+        below_(std::move(below)) {
+    // pending_[i]: the deltas from change i on that the second pass
+    // counts.
+    pending_.assign(changes.size() + 1, 0);
+    for (size_t i = changes.size(); i-- > 0;) {
+      pending_[i] = pending_[i + 1] + (Removes(i) ? 0 : changes[i].second);
+    }
+  }
+
+  Status Run(Sink* sink) {
+    // First the nodes that go, then the rest: a split counts its upper
+    // part on the final level below, whose nodes bound that part only when
+    // the node above it stays.
+    for (size_t i = 0; i < changes_.size(); ++i) {
+      if (Removes(i)) {
+        LQ_RETURN_IF_ERROR(Cover(suffixes_[i]));
+        LQ_RETURN_IF_ERROR(Remove(suffixes_[i]));
       }
-      sink->Put(std::move(key), Count(count - 1));
-      continue;
     }
-    // The entry's own node goes; the next node takes its range.
-    if (key != lp + suffix) {
-      return Status::Corruption("ranked index node missing for an entry");
+    Flush();
+    positioned_ = false;
+    for (size_t i = 0; i < changes_.size(); ++i) {
+      if (Removes(i)) continue;
+      const std::string_view e = suffixes_[i];
+      if (!have_c_ || c_ < e) LQ_RETURN_IF_ERROR(Cover(e));
+      if (heights_[i] < level_) {
+        c_count_ += changes_[i].second;
+        if (c_count_ < 0) return Disagree();
+      } else {
+        LQ_RETURN_IF_ERROR(Split(i));
+      }
     }
-    view->Next();
-    std::string next_key = lp + kSentinel;
-    int64_t next_count = 0;
-    if (view->Valid() && StartsWith(view->key(), lp)) {
-      next_key.assign(view->key());
-      LQ_RETURN_IF_ERROR(ReadCount(view->value(), &next_count));
+    Flush();
+    for (auto& [suffix, count] : written_) {
+      if (count) {
+        sink->Put(lp_ + suffix, Count(*count));
+      } else {
+        sink->Delete(lp_ + suffix);
+      }
     }
-    LQ_RETURN_IF_ERROR(view->status());
-    sink->Put(std::move(next_key), Count(next_count + count - 1));
-    sink->Delete(std::move(key));
+    return Status::OK();
+  }
+
+ private:
+  // Change i takes its entry's node off this level.
+  bool Removes(size_t i) const {
+    return changes_[i].second < 0 && heights_[i] >= level_;
+  }
+
+  void Flush() {
+    if (have_c_) written_[c_] = c_count_;
+    have_c_ = false;
+  }
+
+  static Status Disagree() {
+    return Status::Corruption("ranked index counts disagree with entries");
+  }
+
+  // Makes c the first stored node at or after `e` (the sentinel, count 0,
+  // if none: an index whose nodes were never built).
+  Status Cover(std::string_view e) {
+    Flush();
+    // Mostly the next node or one close by: step before seeking.
+    int steps = 0;
+    if (positioned_) {
+      while (nodes_->Valid() && StartsWith(nodes_->key(), lp_) &&
+             nodes_->key().substr(lp_.size()) < e && steps < 16) {
+        nodes_->Next();
+        ++steps;
+      }
+    }
+    if (!positioned_ || steps == 16) {
+      nodes_->Seek(lp_ + std::string(e));
+      positioned_ = true;
+    }
+    return Load();
+  }
+
+  // c := the first node not removed from nodes_ on (or the sentinel), its
+  // count the one already changed in this walk if it was.
+  Status Load() {
+    have_c_ = true;
+    for (; nodes_->Valid() && StartsWith(nodes_->key(), lp_); nodes_->Next()) {
+      c_.assign(nodes_->key().substr(lp_.size()));
+      auto w = written_.find(c_);
+      if (w == written_.end()) return ReadCount(nodes_->value(), &c_count_);
+      if (w->second) {
+        c_count_ = *w->second;
+        return Status::OK();
+      }
+    }
+    LQ_RETURN_IF_ERROR(nodes_->status());
+    c_ = kSentinel;
+    auto w = written_.find(c_);
+    c_count_ = w != written_.end() && w->second ? *w->second : 0;
+    return Status::OK();
+  }
+
+  // Change i adds its entry's node to this level.
+  bool Splits(size_t i) const {
+    return changes_[i].second > 0 && heights_[i] >= level_;
+  }
+
+  // The first change from j on that splits c's range; end() if none.
+  size_t NextSplit(size_t j) const {
+    while (j < suffixes_.size() && suffixes_[j] <= c_ && !Splits(j)) ++j;
+    return j < suffixes_.size() && suffixes_[j] <= c_ ? j : suffixes_.size();
+  }
+
+  // Entry i becomes a node: it splits c's range (prev, c] into
+  // (prev, e] and (e, c].
+  Status Split(size_t i) {
+    const std::string_view e = suffixes_[i];
+    if (e == c_) return Status::Corruption("ranked index node for a new entry");
+    int64_t after = 0;  // (e, c] in the final entries
+    if (auto cached = upper_part_.find(i); cached != upper_part_.end()) {
+      after = cached->second;
+    } else {
+      // One walk up to c serves every later split of the same range: a
+      // batch appending at the end splits the sentinel's range many times.
+      std::vector<std::pair<size_t, int64_t>> marks;  // split, units to it
+      size_t j = NextSplit(i + 1);
+      for (below_->Seek(After(below_prefix_ + std::string(e)));
+           below_->Valid() && StartsWith(below_->key(), below_prefix_);
+           below_->Next()) {
+        std::string_view s = below_->key().substr(below_prefix_.size());
+        if (s > c_) break;
+        int64_t n = 1;
+        if (level_ > 1) LQ_RETURN_IF_ERROR(ReadCount(below_->value(), &n));
+        after += n;
+        for (; j < suffixes_.size() && suffixes_[j] <= s;
+             j = NextSplit(j + 1)) {
+          if (suffixes_[j] == s) marks.emplace_back(j, after);
+        }
+      }
+      LQ_RETURN_IF_ERROR(below_->status());
+      for (auto [split, units] : marks) upper_part_[split] = after - units;
+    }
+    // ... less the changes in (e, c] this walk has not counted yet.
+    const size_t end = std::upper_bound(suffixes_.begin() + i + 1,
+                                        suffixes_.end(), std::string_view(c_)) -
+                       suffixes_.begin();
+    after -= pending_[i + 1] - pending_[end];
+    if (after < 0 || after > c_count_ + 1) return Disagree();
+    written_[std::string(e)] = c_count_ + 1 - after;
+    c_count_ = after;
+    return Status::OK();
+  }
+
+  // Entry e's node goes; the next node takes its range.
+  Status Remove(std::string_view e) {
+    if (c_ != e) return Status::Corruption("ranked index node missing");
+    const int64_t moved = c_count_ - 1;
+    if (moved < 0) return Disagree();
+    written_[c_] = std::nullopt;
+    have_c_ = false;
+    if (nodes_->Valid()) nodes_->Next();
+    LQ_RETURN_IF_ERROR(Load());
+    c_count_ += moved;
+    return Status::OK();
+  }
+
+  const int level_;
+  const std::string lp_;
+  const std::string below_prefix_;
+  const std::vector<std::pair<std::string, int>>& changes_;
+  const std::vector<std::string_view>& suffixes_;  // the keys without prefix
+  const std::vector<int>& heights_;                // LevelOf each suffix
+  std::vector<int64_t> pending_;
+  std::unique_ptr<KvIterator> nodes_;  // the stored nodes of this level
+  std::unique_ptr<KvIterator> below_;  // the final level below
+  bool positioned_ = false;
+  bool have_c_ = false;
+  std::string c_;
+  int64_t c_count_ = 0;
+  // Splits whose upper part an earlier split's walk counted: final units
+  // in (split, c].
+  std::map<size_t, int64_t> upper_part_;
+  // Nodes changed: their count, or nullopt for removed.
+  std::map<std::string, std::optional<int64_t>, std::less<>> written_;
+};
+
+}  // namespace
+
+Status Apply(const Space& space,
+             const std::vector<std::pair<std::string, int>>& changes,
+             const std::function<std::unique_ptr<KvIterator>()>& make_view,
+             Sink* sink) {
+  if (changes.empty()) return Status::OK();
+  std::vector<std::string_view> suffixes;
+  std::vector<int> heights;
+  suffixes.reserve(changes.size());
+  heights.reserve(changes.size());
+  for (const auto& [key, delta] : changes) {
+    suffixes.push_back(std::string_view(key).substr(space.entries.size()));
+    heights.push_back(LevelOf(suffixes.back()));
+  }
+  for (int level = 1; level <= kMaxLevel; ++level) {
+    LevelApply walk(space, level, changes, suffixes, heights, make_view(),
+                    make_view());
+    LQ_RETURN_IF_ERROR(walk.Run(sink));
   }
   return Status::OK();
 }

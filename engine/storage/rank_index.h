@@ -20,8 +20,12 @@
 #define LEVELQL_ENGINE_STORAGE_RANK_INDEX_H_
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "engine/storage/kv_store.h"
 
@@ -48,11 +52,16 @@ class Sink {
 // The level of an entry (its key without the index id prefix).
 int LevelOf(std::string_view suffix);
 
-// Counts `entry_key` (just written) in, or out (just deleted).
-Status Insert(const Space& space, std::string_view entry_key, KvIterator* view,
-              Sink* sink);
-Status Delete(const Space& space, std::string_view entry_key, KvIterator* view,
-              Sink* sink);
+// Counts a statement's changed entries all at once: `changes` are full
+// entry keys in ascending order, each +1 (now present, was absent) or -1
+// (now absent, was present), and the entries are already written. Each
+// level is one forward walk in key order instead of a seek per entry;
+// `make_view` opens a view of the entries and the nodes written so far
+// (the levels below are final when a level starts).
+Status Apply(const Space& space,
+             const std::vector<std::pair<std::string, int>>& changes,
+             const std::function<std::unique_ptr<KvIterator>()>& make_view,
+             Sink* sink);
 
 // The number of entries whose key is below `key` (any bytes in or at the
 // bounds of the index's range).

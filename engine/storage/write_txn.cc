@@ -52,21 +52,34 @@ Status WriteTxn::CheckBytes() const {
 
 Status WriteTxn::PutEntry(const IndexSchema& index, std::string key,
                           std::string value) {
-  std::string copy = index.ranked && maintain_ranks_ ? key : std::string();
+  if (index.ranked && maintain_ranks_) Count(index, key, +1);
   Put(std::move(key), std::move(value));
-  if (copy.empty()) return Status::OK();
-  if (!rank_view_) rank_view_ = NewIterator();  // one cursor: cheaper seeks
-  TxnSink sink(this);
-  return ranks::Insert(SpaceOf(index), copy, rank_view_.get(), &sink);
+  return Status::OK();
 }
 
 Status WriteTxn::DeleteEntry(const IndexSchema& index, std::string key) {
-  std::string copy = index.ranked && maintain_ranks_ ? key : std::string();
+  if (index.ranked && maintain_ranks_) Count(index, key, -1);
   Delete(std::move(key));
-  if (copy.empty()) return Status::OK();
-  if (!rank_view_) rank_view_ = NewIterator();
+  return Status::OK();
+}
+
+void WriteTxn::Count(const IndexSchema& index, const std::string& key,
+                     int delta) {
+  auto& changes = rank_changes_[&index];
+  auto [it, added] = changes.emplace(key, delta);
+  if (!added && (it->second += delta) == 0) changes.erase(it);
+}
+
+Status WriteTxn::FlushRanks() {
   TxnSink sink(this);
-  return ranks::Delete(SpaceOf(index), copy, rank_view_.get(), &sink);
+  for (auto& [index, changes] : rank_changes_) {
+    std::vector<std::pair<std::string, int>> sorted(changes.begin(),
+                                                    changes.end());
+    LQ_RETURN_IF_ERROR(ranks::Apply(
+        SpaceOf(*index), sorted, [this] { return NewIterator(); }, &sink));
+  }
+  rank_changes_.clear();
+  return Status::OK();
 }
 
 std::string UniqueKeyText(const TableSchema& table, const IndexSchema& index,
