@@ -41,6 +41,7 @@ const std::vector<Bench::Workload>& Bench::Workloads() {
       {"W6r", "W6", [](Bench& b) { b.RunW6(kRankedStamp); }},
       {"W7r", "W7", [](Bench& b) { b.RunW7(kRankedStamp); }},
       {"W1r", "W1", [](Bench& b) { b.RunW1r(); }},
+      {"W2s", "W2", [](Bench& b) { b.RunW2s(); }},
       {"W8", "W8", [](Bench& b) { b.RunW8(); }},
   };
   return kWorkloads;

@@ -180,6 +180,7 @@ class Bench {
   void RunW8();
   void RunW9();
   void RunW1r();  // ranked_ingest.cc
+  void RunW2s();  // salted_paging.cc
 
   // Per-query latency of each function (each runs the whole parameter list
   // once): options_.runs timed runs after a warm-up, each repeated to last

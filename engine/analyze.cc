@@ -19,11 +19,12 @@ Status DatabaseImpl::RunAnalyze(const parser::Analyze& analyze) {
     tables.push_back(it->second);
   }
   auto snapshot = store_->GetSnapshot();
+  SaltedStore view(store_.get(), cat->salt_layout);  // logical key order
   auto next = std::make_shared<CatalogState>(*cat);
   WriteBatch batch;
   for (const auto& t : tables) {
     LQ_ASSIGN_OR_RETURN(TableStats stats,
-                        ComputeStats(store_.get(), snapshot.get(), *t));
+                        ComputeStats(&view, snapshot.get(), *t));
     batch.Put(StatsKey(t->name), EncodeStats(stats));
     next->stats[t->name] = std::make_shared<const TableStats>(std::move(stats));
   }

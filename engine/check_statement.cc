@@ -57,6 +57,8 @@ Status DatabaseImpl::RunCheck(Session* session, const parser::Check& check) {
     }
     LQ_RETURN_IF_ERROR(CheckTable(ctx.store, ctx.snapshot.get(), *usable,
                                   only_index, &report));
+    LQ_RETURN_IF_ERROR(CheckBuckets(ctx.physical_store, ctx.snapshot.get(),
+                                    *usable, only_index, &report));
     // A ranked index's counts against its entries.
     for (const auto& index : usable->indexes) {
       if (!index->ranked) continue;

@@ -133,6 +133,7 @@ std::shared_ptr<const CatalogState> DatabaseImpl::catalog() const {
 
 void DatabaseImpl::SetCatalog(std::shared_ptr<CatalogState> next) {
   next->version = SchemaVersion(*next);
+  next->salt_layout = SaltLayoutOf(*next);
   std::lock_guard<std::mutex> lock(catalog_mu_);
   catalog_ = std::move(next);
 }
@@ -157,10 +158,18 @@ std::vector<SchemaEntry> DatabaseImpl::Schema() {
 ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params,
                                      const StatementView* view) {
   ExecContext ctx;
+  std::shared_ptr<const CatalogState> cat =
+      view && view->catalog ? view->catalog : catalog();
   ctx.store = store_.get();
   if (view && view->store) {
     ctx.view_store = view->store;
     ctx.store = view->store.get();
+  }
+  ctx.physical_store = ctx.store;
+  if (!cat->salt_layout->empty()) {
+    ctx.salted_store =
+        std::make_shared<SaltedStore>(ctx.store, cat->salt_layout);
+    ctx.store = ctx.salted_store.get();
   }
   ctx.snapshot =
       view && view->snapshot ? view->snapshot : store_->GetSnapshot();
@@ -174,8 +183,6 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params,
           ExecContext::NowNanos() + settings_.statement_timeout_ms * 1000000;
     }
   }
-  std::shared_ptr<const CatalogState> cat =
-      view && view->catalog ? view->catalog : catalog();
   ctx.stats = [cat](const TableSchema& t) -> const TableStats* {
     auto it = cat->stats.find(t.name);
     return it == cat->stats.end() ? nullptr : it->second.get();
@@ -374,7 +381,7 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
   auto start = [&](const ParamSlots& slots) -> Status {
     LQ_ASSIGN_OR_RETURN(*values, BindParams(slots, params));
     *ctx = NewContext(values, view);
-    *txn = std::make_unique<WriteTxn>(ctx->store, ctx->snapshot);
+    *txn = std::make_unique<WriteTxn>(ctx->physical_store, ctx->snapshot);
     (*txn)->set_byte_limit(max_bytes, options_.max_transaction_bytes);
     return Status::OK();
   };

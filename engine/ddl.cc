@@ -2,6 +2,7 @@
 #include "engine/database_impl.h"
 #include "engine/storage/rank_index.h"
 #include "indexes/row_format.h"
+#include "indexes/salt.h"
 #include "parser/lexer.h"
 
 namespace levelql {
@@ -15,8 +16,25 @@ Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
     if (create.if_not_exists) return Status::OK();
     return Status::InvalidArgument("table " + create.name + " already exists");
   }
-  LQ_ASSIGN_OR_RETURN(auto table,
-                      MakeTableSchema(create, cat->next_id, stmt.text));
+  std::string sql = stmt.text;
+  const bool salt_by_default =
+      create.options.empty() && options_.default_salt_buckets != 0;
+  if (salt_by_default) {
+    // Options::default_salt_buckets: the stored definition names it (the
+    // clause ends a CREATE TABLE, so it can be appended to the text).
+    sql += "\nWITH (salt_buckets = " +
+           std::to_string(options_.default_salt_buckets) + ")";
+  }
+  LQ_ASSIGN_OR_RETURN(auto table, MakeTableSchema(create, cat->next_id, sql));
+  if (salt_by_default) {
+    if (options_.default_salt_buckets < rows::kMinSaltBuckets ||
+        options_.default_salt_buckets > rows::kMaxSaltBuckets) {
+      return Status::InvalidArgument(
+          "Options::default_salt_buckets must be from 1 to 256, not " +
+          std::to_string(options_.default_salt_buckets));
+    }
+    table->salt_buckets = options_.default_salt_buckets;
+  }
   auto next = std::make_shared<CatalogState>(*cat);
   next->next_id++;
   WriteBatch batch;
@@ -115,24 +133,15 @@ Status DatabaseImpl::Backfill(const TableSchema& table,
                               std::shared_ptr<const TableSchema> table_ptr) {
   ExecContext ctx = NewContext(nullptr);
   WriteTxn txn(store_.get(), nullptr);
+  txn.set_maintain_ranks(false);  // counted in bulk afterwards
   auto scan = NewTableScan(&ctx, std::move(table_ptr));
   Row row;
-  std::vector<rows::IndexEntry> entries;
-  std::string existing;
   while (scan->Next(&row)) {
-    entries.clear();
-    rows::IndexEntriesForRow(table, index, row, &entries);
-    for (rows::IndexEntry& e : entries) {
-      if (e.unique_key && txn.Get(e.key, &existing).ok()) {
-        return Status::ConstraintError("UNIQUE index " + index.name +
-                                       ": duplicate key " +
-                                       UniqueKeyText(table, index, e.key, row));
-      }
-      txn.Put(std::move(e.key), std::move(e.value));
-    }
+    LQ_RETURN_IF_ERROR(txn.InsertEntries(table, index, row));
     if (txn.pending() >= kBackfillBatch) {
       LQ_RETURN_IF_ERROR(Commit(txn.ToBatch()));
       txn = WriteTxn(store_.get(), nullptr);
+      txn.set_maintain_ranks(false);
     }
   }
   LQ_RETURN_IF_ERROR(scan->status());
@@ -176,7 +185,14 @@ class BatchSink : public ranks::Sink {
 Status DatabaseImpl::BuildRanks(const IndexSchema& index) {
   BatchSink sink([this](const WriteBatch& b) { return Commit(b); },
                  kBackfillBatch);
-  auto view = store_->NewIterator(nullptr);
+  // Counts are of logical entry keys: a salted index is read merged.
+  std::shared_ptr<SaltLayout> layout;
+  if (index.salt_buckets > 0) {
+    layout = std::make_shared<SaltLayout>();
+    layout->Add(index.id, {index.salt_buckets, false});
+  }
+  auto view = NewSaltedIterator(
+      layout, [this] { return store_->NewIterator(nullptr); });
   LQ_RETURN_IF_ERROR(
       ranks::Build({rows::IdPrefix(index.id), rows::IdPrefix(index.rank_id)},
                    view.get(), &sink));

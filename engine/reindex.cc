@@ -206,18 +206,13 @@ Status DatabaseImpl::Rebuild(const std::string& name) {
       s = txn.InsertRow(*table, row);  // rows and every index entry
     } else {
       for (const auto& index : rebuilt) {
-        std::vector<rows::IndexEntry> entries;
-        rows::IndexEntriesForRow(*table, *index, row, &entries);
-        for (rows::IndexEntry& e : entries) {
-          std::string existing;
-          if (e.unique_key && txn.Get(e.key, &existing).ok()) {
-            s = Status::ConstraintError("UNIQUE index " + index->name +
-                                        " cannot be rebuilt: two rows now "
-                                        "have the same key");
-            break;
-          }
-          txn.Put(std::move(e.key), std::move(e.value));
+        s = txn.InsertEntries(*table, *index, row);
+        if (s.code() == Status::Code::kConstraintError) {
+          s = Status::ConstraintError("UNIQUE index " + index->name +
+                                      " cannot be rebuilt: two rows now "
+                                      "have the same key");
         }
+        if (!s.ok()) break;
       }
     }
     if (s.ok() && txn.pending() >= kBatch) {

@@ -54,6 +54,10 @@ struct IndexSchema {
   bool ranked = false;
   int64_t rank_id = 0;
 
+  // The table's salt_buckets (0: not salted): every entry key carries its
+  // row's bucket after the index id (indexes/salt.h).
+  int salt_buckets = 0;
+
   // Why the index cannot be used until REINDEX rebuilds it (its keys were
   // made by another collation version, or by an older format); empty when
   // it is usable. The planner never reads such an index and its table
@@ -67,7 +71,10 @@ struct TableSchema {
   std::vector<ColumnSchema> columns;
   std::vector<KeyColumn> primary_key;  // the row key, in key order
   bool hidden_rowid = false;           // primary key is the hidden last column
-  std::string sql;                     // the CREATE TABLE statement
+  // WITH (salt_buckets = N), or 0: row keys (and index entry keys) carry a
+  // bucket byte after the id (indexes/salt.h).
+  int salt_buckets = 0;
+  std::string sql;  // the CREATE TABLE statement
   std::vector<std::shared_ptr<const IndexSchema>> indexes;
   // Per primary-key column, the version of the collation its keys are made
   // with ("" if none): pinned like an index's.

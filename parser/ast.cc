@@ -72,6 +72,13 @@ bool EqualNode(const CreateTable& a, const CreateTable& b) {
       return false;
     }
   }
+  if (a.options.size() != b.options.size()) return false;
+  for (size_t i = 0; i < a.options.size(); ++i) {
+    if (a.options[i].name != b.options[i].name ||
+        !(a.options[i].value == b.options[i].value)) {
+      return false;
+    }
+  }
   return true;
 }
 

@@ -113,11 +113,20 @@ struct IndexColumn {
   bool desc = false;
 };
 
+// One `name = value` of CREATE TABLE ... WITH (...); the engine checks the
+// names and values (salt_buckets is the only option).
+struct TableOption {
+  std::string name;
+  Position pos;
+  Value value;
+};
+
 struct CreateTable {
   std::string name;
   bool if_not_exists = false;
   std::vector<ColumnDef> columns;
   std::vector<IndexColumn> primary_key;  // table constraint PRIMARY KEY (...)
+  std::vector<TableOption> options;      // WITH (name = value, ...)
 };
 
 struct CreateIndex {

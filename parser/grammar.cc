@@ -417,6 +417,8 @@ x3::rule<struct index_column_id, IndexColumn> const index_column =
 x3::rule<struct column_def_id, ColumnDef> const column_def =
     "column definition";
 x3::rule<struct create_table_id, CreateTable> const create_table = "TABLE";
+x3::rule<struct table_option_id, TableOption> const table_option =
+    "table option";
 x3::rule<struct create_index_id, CreateIndex> const create_index = "INDEX";
 x3::rule<struct drop_table_id, DropTable> const drop_table = "TABLE";
 x3::rule<struct drop_index_id, DropIndex> const drop_index = "INDEX";
@@ -459,7 +461,13 @@ auto const create_table_def =
     (table_name[set_to<&CreateTable::name>] >>
      -reject(kw("AS"), "CREATE TABLE ... AS SELECT")) > ch_lparen
     > (table_element >> *(ch_comma > table_element)) >
-    (ch_rparen >> -reject(kw("WITHOUT"), "WITHOUT ROWID"));
+    (ch_rparen >> -reject(kw("WITHOUT"), "WITHOUT ROWID")) >>
+    -(kw("WITH") > ch_lparen >
+      (table_option[push_to<&CreateTable::options>] >>
+       *(ch_comma > table_option[push_to<&CreateTable::options>])) > ch_rparen);
+auto const table_option_def =
+    column_name[set_name_pos<&TableOption::name, &TableOption::pos>] > ch_eq >
+    pragma_value[set_to<&TableOption::value>];
 auto const create_index_def =
     (-kw("UNIQUE")[flag<&CreateIndex::unique>] >> kw("INDEX")) >
     -if_not_exists[flag<&CreateIndex::if_not_exists>] >
@@ -482,7 +490,7 @@ auto const drop_index_def = kw("INDEX") >
                             -if_exists[flag<&DropIndex::if_exists>] >
                             index_name[set_to<&DropIndex::name>];
 BOOST_SPIRIT_DEFINE(default_value, index_column, column_def, create_table,
-                    create_index, drop_table, drop_index)
+                    table_option, create_index, drop_table, drop_index)
 
 // The rest.
 x3::rule<struct explain_id, Explain> const explain_stmt = "EXPLAIN";

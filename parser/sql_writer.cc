@@ -363,6 +363,12 @@ struct StatementWriter {
       WriteIndexColumns(c.primary_key, out);
     }
     *out += ')';
+    for (size_t i = 0; i < c.options.size(); ++i) {
+      *out += i ? ", " : " WITH (";
+      WriteName(c.options[i].name, out);
+      *out += " = " + c.options[i].value.ToSqlLiteral();
+    }
+    if (!c.options.empty()) *out += ')';
   }
   void operator()(const CreateIndex& c) const {
     *out += c.unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ";

@@ -18,35 +18,13 @@
 #include "engine/storage/rank_index.h"
 #include "indexes/key_codec.h"
 #include "tests/support/env.h"
+#include "tests/support/map_store.h"
 
 namespace levelql {
 namespace {
 
-using Map = std::map<std::string, std::string, std::less<>>;
-
-class MapIterator : public KvIterator {
- public:
-  explicit MapIterator(const Map* map) : map_(map), it_(map->end()) {}
-  bool Valid() const override { return it_ != map_->end(); }
-  void Seek(std::string_view target) override {
-    it_ = map_->lower_bound(target);
-  }
-  void SeekToFirst() override { it_ = map_->begin(); }
-  void SeekToLast() override {
-    it_ = map_->empty() ? map_->end() : std::prev(map_->end());
-  }
-  void Next() override { ++it_; }
-  void Prev() override {
-    it_ = it_ == map_->begin() ? map_->end() : std::prev(it_);
-  }
-  std::string_view key() const override { return it_->first; }
-  std::string_view value() const override { return it_->second; }
-  Status status() const override { return Status::OK(); }
-
- private:
-  const Map* map_;
-  Map::const_iterator it_;
-};
+using testing::Map;
+using testing::MapIterator;
 
 class MapSink : public ranks::Sink {
  public:

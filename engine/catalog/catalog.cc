@@ -6,6 +6,7 @@
 #include "engine/exec/value_ops.h"
 #include "engine/plan/continuation.h"
 #include "indexes/row_format.h"
+#include "indexes/salt.h"
 #include "parser/parser.h"
 
 namespace levelql {
@@ -84,6 +85,50 @@ uint64_t SchemaVersion(const CatalogState& state) {
   return h;
 }
 
+namespace {
+
+// WITH (name = value, ...) of CREATE TABLE: salt_buckets is the only option.
+Status ApplyTableOptions(const parser::CreateTable& create,
+                         TableSchema* table) {
+  for (const parser::TableOption& option : create.options) {
+    if (option.name != "salt_buckets") {
+      return Status::InvalidArgument(Where(option.pos) + "unknown option " +
+                                     option.name + " of table " + create.name +
+                                     " (the table option is salt_buckets)");
+    }
+    if (table->salt_buckets != 0) {
+      return Status::InvalidArgument(Where(option.pos) +
+                                     "salt_buckets given twice for table " +
+                                     create.name);
+    }
+    const Value& v = option.value;
+    if (v.type() != Type::kInteger || v.int_value() < rows::kMinSaltBuckets ||
+        v.int_value() > rows::kMaxSaltBuckets) {
+      return Status::InvalidArgument(
+          Where(option.pos) + "salt_buckets of table " + create.name +
+          " must be an integer from " + std::to_string(rows::kMinSaltBuckets) +
+          " to " + std::to_string(rows::kMaxSaltBuckets) + ", not " +
+          v.ToSqlLiteral());
+    }
+    table->salt_buckets = static_cast<int>(v.int_value());
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+std::shared_ptr<const SaltLayout> SaltLayoutOf(const CatalogState& state) {
+  auto layout = std::make_shared<SaltLayout>();
+  for (const auto& [name, table] : state.tables) {
+    if (table->salt_buckets == 0) continue;
+    layout->Add(table->id, {table->salt_buckets, true});
+    for (const auto& index : table->indexes) {
+      layout->Add(index->id, {table->salt_buckets, false});
+    }
+  }
+  return layout;
+}
+
 Result<std::shared_ptr<TableSchema>> MakeTableSchema(
     const parser::CreateTable& create, int64_t id, const std::string& sql) {
   if (create.columns.size() > kMaxColumns) {
@@ -137,6 +182,7 @@ Result<std::shared_ptr<TableSchema>> MakeTableSchema(
   if (table->columns.empty()) {
     return Status::InvalidArgument("table " + create.name + " has no columns");
   }
+  LQ_RETURN_IF_ERROR(ApplyTableOptions(create, table.get()));
   if (pk.empty()) {
     ColumnSchema rowid;
     rowid.name = names.count("rowid") ? "_rowid_" : "rowid";
@@ -192,6 +238,7 @@ Result<std::shared_ptr<IndexSchema>> MakeIndexSchema(
   index->unique = create.unique;
   index->sql = sql;
   index->ranked = create.ranked;
+  index->salt_buckets = table.salt_buckets;
   std::set<int> used;
   for (const parser::IndexColumn& k : create.columns) {
     int col = table.FindColumn(k.name);
@@ -326,18 +373,21 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   LQ_RETURN_IF_ERROR(s);
   // Format 1 is read and upgraded in place (metadata only): what its keys
   // cannot answer correctly under format 2 is marked for REINDEX.
+  // Format 2 differs from 3 only by what it cannot hold (salted tables):
+  // its number is raised in place.
   const bool format1 = format == "1";
-  if (format != kFormatVersion && !format1) {
+  const bool format2 = format == "2";
+  if (format != kFormatVersion && !format1 && !format2) {
     return Status::NotSupported("database format version " + format +
                                 " is not supported by this build (it reads "
-                                "versions 1 and " +
+                                "versions 1 to " +
                                 std::string(kFormatVersion) + ")");
   }
   std::string icu;
   s = store->Get(nullptr, kIcuKey, &icu);
   if (!s.ok() && s.code() != Status::Code::kNotFound) return s;
   WriteBatch upgrade;
-  if (format1)
+  if (format1 || format2)
     upgrade.Put(std::string(kFormatKey), std::string(kFormatVersion));
 
   s = store->Get(nullptr, kTokenKeyKey, &state.token_key);
@@ -494,6 +544,7 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     LQ_RETURN_IF_ERROR(store->Write(upgrade, true));
   }
   state.version = SchemaVersion(state);
+  state.salt_layout = SaltLayoutOf(state);
   return state;
 }
 

@@ -15,6 +15,7 @@
 
 #include "engine/catalog/stats.h"
 #include "engine/storage/kv_store.h"
+#include "engine/storage/salted_store.h"
 #include "indexes/schema.h"
 #include "parser/ast.h"
 
@@ -49,9 +50,9 @@ inline constexpr std::string_view kRebuildingPrefix =
 // deleted; opening a database finishes deleting them.
 inline constexpr std::string_view kGarbagePrefix =
     std::string_view("\0garbage\0", 9);
-// The on-disk format version this build writes. Version 1 is read and
-// upgraded on open (indexes/KEY_FORMAT.md, "Versions").
-inline constexpr std::string_view kFormatVersion = "2";
+// The on-disk format version this build writes. Versions 1 and 2 are read
+// and upgraded on open (indexes/KEY_FORMAT.md, "Versions").
+inline constexpr std::string_view kFormatVersion = "3";
 
 struct CatalogState {
   std::map<std::string, std::shared_ptr<const TableSchema>> tables;
@@ -68,6 +69,10 @@ struct CatalogState {
   uint64_t version = 0;
   // The per-database secret of continuation tokens (kTokenKeyBytes bytes).
   std::string token_key;
+  // The salted tables' key ranges (SaltLayoutOf), for the salted view
+  // statements read through; empty when no table is salted.
+  std::shared_ptr<const SaltLayout> salt_layout =
+      std::make_shared<const SaltLayout>();
 
   const TableSchema* FindTable(const std::string& name) const {
     auto it = tables.find(name);
@@ -76,6 +81,9 @@ struct CatalogState {
 };
 
 uint64_t SchemaVersion(const CatalogState& state);
+
+// The key ranges of the salted tables of `state` and of their indexes.
+std::shared_ptr<const SaltLayout> SaltLayoutOf(const CatalogState& state);
 
 // Most columns a table may have (SQLite's default).
 inline constexpr size_t kMaxColumns = 2000;

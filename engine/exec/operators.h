@@ -29,6 +29,11 @@ struct ExecContext {
   KvStore* store = nullptr;
   // Inside a transaction `store` is its view (overlay.h), owned here.
   std::shared_ptr<KvStore> view_store;
+  // When a table is salted, `store` is this salted view (salted_store.h) of
+  // `physical_store` (the store, or the transaction's view), which writers
+  // (WriteTxn) use: they place keys in buckets themselves.
+  std::shared_ptr<KvStore> salted_store;
+  KvStore* physical_store = nullptr;
   std::shared_ptr<const KvSnapshot> snapshot;
   const std::vector<Value>* params = nullptr;
   int64_t sort_memory_bytes = 64 << 20;  // before a sort spills to disk

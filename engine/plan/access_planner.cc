@@ -439,6 +439,27 @@ std::unique_ptr<PlanNode> WrapPlanNode(PlanNode::Kind kind, std::string detail,
   return n;
 }
 
+std::string MergeBucketsLabel(const TableSchema& table,
+                              const IndexSchema* index, bool reverse) {
+  if (table.salt_buckets == 0) return "";
+  std::string s =
+      " MergeBuckets " + std::to_string(table.salt_buckets) + " by (";
+  bool first = true;
+  std::set<int> named;  // a primary-key column an index holds is named once
+  auto add = [&](const std::vector<KeyColumn>& columns) {
+    for (const KeyColumn& k : columns) {
+      if (!named.insert(k.column).second) continue;
+      if (!first) s += ", ";
+      first = false;
+      s += table.columns[k.column].name;
+      if ((k.direction == keys::Direction::kDesc) != reverse) s += " DESC";
+    }
+  };
+  if (index) add(index->columns);
+  add(table.primary_key);
+  return s + ")";
+}
+
 std::string ScanDetail(const TableSchema& table, const AccessPath& path,
                        bool reverse) {
   std::string s = path.index ? table.name + "." + path.index->name
@@ -452,6 +473,13 @@ std::string ScanDetail(const TableSchema& table, const AccessPath& path,
   if (reverse) s += " reverse";
   if (path.pk_sorted && path.index) s += " pk-sorted";
   if (path.index && path.index->ranked) s += " ranked";
+  if (table.salt_buckets > 0 && path.index == nullptr &&
+      path.eq_columns == static_cast<int>(table.primary_key.size()) &&
+      path.used_columns == path.eq_columns) {
+    s += " (one bucket per key)";  // point reads: the key gives the bucket
+  } else {
+    s += MergeBucketsLabel(table, path.index, reverse);
+  }
   return s;
 }
 
@@ -492,7 +520,9 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
   const bool need_filter = where && !c.exact;
   if (c.keys) NameScans(table, c.keys.get());
   if (!c.keys) {
-    out.rows = Node(Kind::kTableScan, table.name, planner.n());
+    out.rows = Node(Kind::kTableScan,
+                    table.name + MergeBucketsLabel(table, nullptr, false),
+                    planner.n());
   } else {
     std::unique_ptr<PlanNode> keys = std::move(c.keys);
     // OFFSET is counted on keys when they are the rows, in their final

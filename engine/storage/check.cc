@@ -21,6 +21,7 @@
 #include <algorithm>
 
 #include "indexes/row_format.h"
+#include "indexes/salt.h"
 
 namespace levelql {
 namespace {
@@ -533,6 +534,9 @@ Status CheckReport::ToStatus() const {
                     std::to_string(dangling) + " dangling, " +
                     std::to_string(stale) + " stale index entries and " +
                     std::to_string(duplicates) + " UNIQUE violations";
+  if (misplaced > 0) {
+    msg += ", and " + std::to_string(misplaced) + " keys in a wrong bucket";
+  }
   for (const std::string& p : problems) msg += "\n  " + p;
   return Status::Corruption(msg);
 }
@@ -547,6 +551,58 @@ Status CheckTable(KvStore* store, const KvSnapshot* snapshot,
     }
   }
   return TableCheck(store, snapshot, table, std::move(indexes), report).Run();
+}
+
+}  // namespace levelql
+
+namespace levelql {
+
+Status CheckBuckets(KvStore* physical, const KvSnapshot* snapshot,
+                    const TableSchema& table, const std::string& only_index,
+                    CheckReport* report) {
+  if (table.salt_buckets == 0) return Status::OK();
+  // (range id, index or null for the rows)
+  std::vector<std::pair<int64_t, const IndexSchema*>> ranges;
+  if (only_index.empty()) ranges.push_back({table.id, nullptr});
+  for (const auto& index : table.indexes) {
+    if (only_index.empty() || index->name == only_index) {
+      ranges.push_back({index->id, index.get()});
+    }
+  }
+  auto it = physical->NewIterator(snapshot);
+  for (const auto& [id, index] : ranges) {
+    const std::string prefix = rows::IdPrefix(id);
+    const std::string what =
+        index ? "index " + index->name : "table " + table.name;
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+         it->Next()) {
+      std::string_view key = it->key();
+      if (key.size() == prefix.size()) {
+        ++report->misplaced;
+        report->Add(what + ": a key without a bucket byte");
+        continue;
+      }
+      const uint8_t bucket = static_cast<uint8_t>(key[prefix.size()]);
+      const std::string logical =
+          prefix + std::string(key.substr(prefix.size() + 1));
+      std::string_view pk = std::string_view(logical).substr(prefix.size());
+      rows::EntryParts parts;
+      if (index) {
+        if (!rows::ParseIndexEntry(*index, logical, it->value(), &parts).ok()) {
+          continue;  // CheckTable reports the entry
+        }
+        pk = parts.pk;
+      }
+      const uint8_t expected = rows::SaltBucket(pk, table.salt_buckets);
+      if (bucket != expected) {
+        ++report->misplaced;
+        report->Add(what + ": a key in bucket " + std::to_string(bucket) +
+                    " whose row's bucket is " + std::to_string(expected));
+      }
+    }
+    LQ_RETURN_IF_ERROR(it->status());
+  }
+  return Status::OK();
 }
 
 }  // namespace levelql

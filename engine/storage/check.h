@@ -26,9 +26,12 @@ struct CheckReport {
   int64_t dangling = 0;
   int64_t stale = 0;
   int64_t duplicates = 0;
+  int64_t misplaced = 0;  // salted keys in another bucket than their row's
   std::vector<std::string> problems;  // the first few, human-readable
 
-  bool ok() const { return missing + dangling + stale + duplicates == 0; }
+  bool ok() const {
+    return missing + dangling + stale + duplicates + misplaced == 0;
+  }
   // OK, or Corruption naming the counts and the first problems.
   Status ToStatus() const;
   void Add(std::string problem);
@@ -38,6 +41,14 @@ struct CheckReport {
 Status CheckTable(KvStore* store, const KvSnapshot* snapshot,
                   const TableSchema& table, const std::string& only_index,
                   CheckReport* report);
+
+// A salted table's keys (indexes/salt.h), read from `physical` (the store
+// itself, not a salted view): every row key must hold its primary key's
+// bucket, every index entry its row's (the primary key parsed from the
+// entry's bytes). Other damage to an entry is CheckTable's to report.
+Status CheckBuckets(KvStore* physical, const KvSnapshot* snapshot,
+                    const TableSchema& table, const std::string& only_index,
+                    CheckReport* report);
 
 }  // namespace levelql
 

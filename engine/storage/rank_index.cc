@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "indexes/key_codec.h"
+#include "indexes/salt.h"
 
 namespace levelql::ranks {
 namespace {
@@ -50,17 +51,7 @@ std::string After(std::string_view s) {
 }  // namespace
 
 int LevelOf(std::string_view suffix) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : suffix) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  // Murmur3's finalizer, so the low bits depend on every byte.
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
+  uint64_t h = rows::StableKeyHash(suffix);
   int level = 0;
   while (level < kMaxLevel && (h & ((1u << kLevelBits) - 1)) == 0) {
     ++level;

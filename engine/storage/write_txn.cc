@@ -4,6 +4,7 @@
 
 #include "engine/storage/rank_index.h"
 #include "indexes/row_format.h"
+#include "indexes/salt.h"
 
 namespace levelql {
 namespace {
@@ -35,10 +36,27 @@ ranks::Space SpaceOf(const IndexSchema& index) {
   return {rows::IdPrefix(index.id), rows::IdPrefix(index.rank_id)};
 }
 
+// The bucket of the row whose logical row key is `row_key`; -1 when its
+// table is not salted.
+int BucketOf(const TableSchema& table, std::string_view row_key) {
+  if (table.salt_buckets == 0) return -1;
+  return rows::SaltBucket(row_key.substr(rows::IdSize(row_key)),
+                          table.salt_buckets);
+}
+
+// The physical key of the logical `key` of a row of bucket `bucket`.
+std::string Place(std::string key, int bucket) {
+  if (bucket < 0) return key;
+  return rows::SaltedKey(key, rows::IdSize(key), static_cast<uint8_t>(bucket));
+}
+
 }  // namespace
 
-std::unique_ptr<KvIterator> WriteTxn::NewIterator() {
-  return NewOverlayIterator(store_->NewIterator(snapshot_.get()), &writes_);
+std::unique_ptr<KvIterator> WriteTxn::NewIterator(
+    std::shared_ptr<const SaltLayout> layout) {
+  return NewSaltedIterator(std::move(layout), [this] {
+    return NewOverlayIterator(store_->NewIterator(snapshot_.get()), &writes_);
+  });
 }
 
 Status WriteTxn::CheckBytes() const {
@@ -51,15 +69,16 @@ Status WriteTxn::CheckBytes() const {
 }
 
 Status WriteTxn::PutEntry(const IndexSchema& index, std::string key,
-                          std::string value) {
+                          std::string value, int bucket) {
   if (index.ranked && maintain_ranks_) Count(index, key, +1);
-  Put(std::move(key), std::move(value));
+  Put(Place(std::move(key), bucket), std::move(value));
   return Status::OK();
 }
 
-Status WriteTxn::DeleteEntry(const IndexSchema& index, std::string key) {
+Status WriteTxn::DeleteEntry(const IndexSchema& index, std::string key,
+                             int bucket) {
   if (index.ranked && maintain_ranks_) Count(index, key, -1);
-  Delete(std::move(key));
+  Delete(Place(std::move(key), bucket));
   return Status::OK();
 }
 
@@ -75,8 +94,15 @@ Status WriteTxn::FlushRanks() {
   for (auto& [index, changes] : rank_changes_) {
     std::vector<std::pair<std::string, int>> sorted(changes.begin(),
                                                     changes.end());
+    // The counts are of logical entry keys: read the index merged.
+    std::shared_ptr<SaltLayout> layout;
+    if (index->salt_buckets > 0) {
+      layout = std::make_shared<SaltLayout>();
+      layout->Add(index->id, {index->salt_buckets, false});
+    }
     LQ_RETURN_IF_ERROR(ranks::Apply(
-        SpaceOf(*index), sorted, [this] { return NewIterator(); }, &sink));
+        SpaceOf(*index), sorted, [this, layout] { return NewIterator(layout); },
+        &sink));
   }
   rank_changes_.clear();
   return Status::OK();
@@ -158,7 +184,12 @@ WriteBatch WriteTxn::ToBatch() const {
 Status WriteTxn::CheckUnique(const TableSchema& table, const IndexSchema& index,
                              const std::string& key, const Row& row) {
   std::string existing;
-  Status s = Get(key, &existing);
+  Status s;
+  for (int b = index.salt_buckets > 0 ? 0 : -1;
+       b < index.salt_buckets &&
+       (s = Get(Place(key, b), &existing)).code() == Status::Code::kNotFound;
+       ++b) {
+  }
   if (s.code() == Status::Code::kNotFound) return Status::OK();
   LQ_RETURN_IF_ERROR(s);
   return Status::ConstraintError("UNIQUE index " + index.name +
@@ -168,6 +199,8 @@ Status WriteTxn::CheckUnique(const TableSchema& table, const IndexSchema& index,
 
 Status WriteTxn::InsertRow(const TableSchema& table, const Row& row) {
   std::string key = rows::RowKey(table, row);
+  const int bucket = BucketOf(table, key);
+  key = Place(std::move(key), bucket);
   std::string existing;
   Status s = Get(key, &existing);
   if (s.ok()) {
@@ -176,31 +209,43 @@ Status WriteTxn::InsertRow(const TableSchema& table, const Row& row) {
                                    KeyValuesText(table.primary_key, row));
   }
   if (s.code() != Status::Code::kNotFound) return s;
-  std::vector<rows::IndexEntry> entries;
   for (const auto& index : table.indexes) {
-    entries.clear();
-    rows::IndexEntriesForRow(table, *index, row, &entries);
-    for (rows::IndexEntry& e : entries) {
-      if (e.unique_key)
-        LQ_RETURN_IF_ERROR(CheckUnique(table, *index, e.key, row));
-      LQ_RETURN_IF_ERROR(
-          PutEntry(*index, std::move(e.key), std::move(e.value)));
-    }
+    LQ_RETURN_IF_ERROR(AddEntries(table, *index, row, bucket));
   }
   Put(std::move(key), rows::RowValue(table, row));
   return CheckBytes();
 }
 
+Status WriteTxn::AddEntries(const TableSchema& table, const IndexSchema& index,
+                            const Row& row, int bucket) {
+  std::vector<rows::IndexEntry> entries;
+  rows::IndexEntriesForRow(table, index, row, &entries);
+  for (rows::IndexEntry& e : entries) {
+    if (e.unique_key) LQ_RETURN_IF_ERROR(CheckUnique(table, index, e.key, row));
+    LQ_RETURN_IF_ERROR(
+        PutEntry(index, std::move(e.key), std::move(e.value), bucket));
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::InsertEntries(const TableSchema& table,
+                               const IndexSchema& index, const Row& row) {
+  return AddEntries(table, index, row,
+                    BucketOf(table, rows::RowKey(table, row)));
+}
+
 Status WriteTxn::DeleteRow(const TableSchema& table, const Row& row) {
+  std::string key = rows::RowKey(table, row);
+  const int bucket = BucketOf(table, key);
   std::vector<rows::IndexEntry> entries;
   for (const auto& index : table.indexes) {
     entries.clear();
     rows::IndexEntriesForRow(table, *index, row, &entries);
     for (rows::IndexEntry& e : entries) {
-      LQ_RETURN_IF_ERROR(DeleteEntry(*index, std::move(e.key)));
+      LQ_RETURN_IF_ERROR(DeleteEntry(*index, std::move(e.key), bucket));
     }
   }
-  Delete(rows::RowKey(table, row));
+  Delete(Place(std::move(key), bucket));
   return CheckBytes();
 }
 
@@ -208,7 +253,12 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
                            const Row& new_row) {
   std::string old_key = rows::RowKey(table, old_row);
   std::string new_key = rows::RowKey(table, new_row);
+  const int old_bucket = BucketOf(table, old_key);
+  const int new_bucket = BucketOf(table, new_key);
+  // Entries stay where they are only when the row stays in its bucket.
+  const bool same_bucket = old_bucket == new_bucket;
   if (old_key != new_key) {
+    new_key = Place(std::move(new_key), new_bucket);
     std::string existing;
     Status s = Get(new_key, &existing);
     if (s.ok()) {
@@ -217,7 +267,9 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
                                      KeyValuesText(table.primary_key, new_row));
     }
     if (s.code() != Status::Code::kNotFound) return s;
-    Delete(old_key);
+    Delete(Place(std::move(old_key), old_bucket));
+  } else {
+    new_key = Place(std::move(new_key), new_bucket);
   }
   std::vector<rows::IndexEntry> old_entries, new_entries;
   for (const auto& index : table.indexes) {
@@ -226,10 +278,14 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
     rows::IndexEntriesForRow(table, *index, old_row, &old_entries);
     rows::IndexEntriesForRow(table, *index, new_row, &new_entries);
     for (rows::IndexEntry& e : old_entries) {
-      bool kept = std::any_of(
-          new_entries.begin(), new_entries.end(),
-          [&](const rows::IndexEntry& n) { return n.key == e.key; });
-      if (!kept) LQ_RETURN_IF_ERROR(DeleteEntry(*index, std::move(e.key)));
+      bool kept =
+          same_bucket && std::any_of(new_entries.begin(), new_entries.end(),
+                                     [&](const rows::IndexEntry& n) {
+                                       return n.key == e.key;
+                                     });
+      if (!kept) {
+        LQ_RETURN_IF_ERROR(DeleteEntry(*index, std::move(e.key), old_bucket));
+      }
     }
     for (rows::IndexEntry& e : new_entries) {
       bool existed = std::any_of(
@@ -238,11 +294,12 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
       if (e.unique_key && !existed) {
         LQ_RETURN_IF_ERROR(CheckUnique(table, *index, e.key, new_row));
       }
-      if (existed) {
-        Put(std::move(e.key), std::move(e.value));  // same key: same count
+      if (existed && same_bucket) {
+        // Same key: same count.
+        Put(Place(std::move(e.key), new_bucket), std::move(e.value));
       } else {
         LQ_RETURN_IF_ERROR(
-            PutEntry(*index, std::move(e.key), std::move(e.value)));
+            PutEntry(*index, std::move(e.key), std::move(e.value), new_bucket));
       }
     }
   }

@@ -6,6 +6,10 @@
 // all. Row-level helpers maintain every index entry and check primary-key and
 // UNIQUE constraints. Used by one thread, holding the database's writer slot.
 //
+// Keys are physical: in a salted table (indexes/salt.h) the row helpers put
+// every key of a row, its entries' too, in the row's bucket; reads through
+// NewIterator see logical keys (salted_store.h).
+//
 // Inside a transaction the WriteTxn's store is the transaction's view
 // (overlay.h): reads and constraint checks see the transaction's earlier
 // writes, and when the statement succeeds its writes (TakeWrites) join the
@@ -21,6 +25,7 @@
 
 #include "engine/storage/kv_store.h"
 #include "engine/storage/overlay.h"
+#include "engine/storage/salted_store.h"
 #include "indexes/schema.h"
 
 namespace levelql {
@@ -36,10 +41,12 @@ class WriteTxn {
   WriteTxn(KvStore* store, std::shared_ptr<const KvSnapshot> snapshot)
       : store_(store), snapshot_(std::move(snapshot)) {}
 
-  // A forward cursor over the statement's view: its snapshot overlaid with
-  // its pending writes (deleted keys skipped). It must not outlive the
+  // A cursor over the statement's view: its snapshot overlaid with its
+  // pending writes (deleted keys skipped), the salted ranges of `layout`
+  // (may be null) merged into logical order. It must not outlive the
   // WriteTxn; writes made while it is open are seen after its next Seek.
-  std::unique_ptr<KvIterator> NewIterator();
+  std::unique_ptr<KvIterator> NewIterator(
+      std::shared_ptr<const SaltLayout> layout = nullptr);
   // Off: ranked indexes' counts are not maintained (a bulk build writes
   // them afterwards: CREATE INDEX, REINDEX).
   void set_maintain_ranks(bool on) { maintain_ranks_ = on; }
@@ -49,12 +56,17 @@ class WriteTxn {
   // statement's rows are written, before its writes are taken.
   Status FlushRanks();
 
-  // NotFound when absent (or deleted by this statement).
+  // Of a physical key. NotFound when absent (or deleted by this statement).
   Status Get(const std::string& key, std::string* value);
+  // Of a physical key outside a salted range (metadata, counts).
   void Put(std::string key, std::string value);
   void Delete(std::string key);
 
   Status InsertRow(const TableSchema& table, const Row& row);
+  // The entries `row` owns in `index` alone (CREATE INDEX, REINDEX), with
+  // UNIQUE checked: ConstraintError naming the duplicate key.
+  Status InsertEntries(const TableSchema& table, const IndexSchema& index,
+                       const Row& row);
   Status DeleteRow(const TableSchema& table, const Row& row);
   Status UpdateRow(const TableSchema& table, const Row& old_row,
                    const Row& new_row);
@@ -73,12 +85,19 @@ class WriteTxn {
   }
 
  private:
+  // `key` is a logical entry key; in a salted table every bucket is looked
+  // at (a UNIQUE key may be owned by a row of any bucket).
   Status CheckUnique(const TableSchema& table, const IndexSchema& index,
                      const std::string& key, const Row& row);
-  // Puts (or deletes) an index entry, and counts it in (out of) a ranked
+  // Puts (or deletes) the index entry whose logical key is `key` in the
+  // bucket `bucket` (-1: unsalted), and counts it in (out of) a ranked
   // index.
-  Status PutEntry(const IndexSchema& index, std::string key, std::string value);
-  Status DeleteEntry(const IndexSchema& index, std::string key);
+  Status PutEntry(const IndexSchema& index, std::string key, std::string value,
+                  int bucket);
+  Status DeleteEntry(const IndexSchema& index, std::string key, int bucket);
+  // The entries `row` (of bucket `bucket`) owns in `index`, UNIQUE checked.
+  Status AddEntries(const TableSchema& table, const IndexSchema& index,
+                    const Row& row, int bucket);
   void Count(const IndexSchema& index, const std::string& key, int delta);
   void Set(std::string key, std::optional<std::string> value);
   Status CheckBytes() const;

@@ -59,6 +59,12 @@ struct Options {
   // it fails with LimitExceeded and changes nothing; the transaction can
   // still commit what it holds, or roll back.
   size_t max_transaction_bytes = size_t{256} << 20;
+  // CREATE TABLE without a WITH (salt_buckets = N) clause creates a table
+  // salted with this many buckets (1 to 256; 0: unsalted), and its stored
+  // definition says so, so the table stays salted whatever later opens use.
+  // For deployments that salt every table, and for running a test suite
+  // with every table salted.
+  int default_salt_buckets = 0;
 };
 
 // Values bound to a statement's parameters. `?` and `?NNN` are positional and

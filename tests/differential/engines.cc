@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "tests/support/env.h"
+
 namespace levelql::difftest {
 
 Cell Cell::FromValue(const Value& v) {
@@ -59,7 +61,7 @@ Value Cell::ToValue() const {
 }
 
 std::unique_ptr<LevelqlEngine> LevelqlEngine::Open(const std::string& path) {
-  auto db = Database::Open(path);
+  auto db = Database::Open(path, testing::TestOptions());
   if (!db.ok()) {
     std::fprintf(stderr, "levelql: cannot open %s: %s\n", path.c_str(),
                  db.status().ToString().c_str());

@@ -203,7 +203,7 @@ class ModelRound {
     }
     db_.reset();
     log_.push_back("-- close and reopen");
-    Options options;
+    Options options = testing::TestOptions();
     options.compression = rng_.OneIn(2);
     options.bloom_bits_per_key = rng_.OneIn(3) ? 0 : 10;
     options.block_cache_bytes = rng_.OneIn(2) ? 8 << 20 : 4096;

@@ -12,6 +12,13 @@ int64_t EnvInt(const char* name, int64_t fallback) {
   return std::strtoll(v, nullptr, 10);
 }
 
+Options TestOptions() {
+  Options options;
+  options.default_salt_buckets =
+      static_cast<int>(EnvInt("LEVELQL_SALT_BUCKETS", 0));
+  return options;
+}
+
 std::string EnvText(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v == nullptr || *v == '\0' ? fallback : std::string(v);

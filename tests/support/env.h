@@ -8,6 +8,11 @@
 //   LEVELQL_SEED=<n>   run seed n alone instead of the test's fixed list;
 //                      every failure prints the seed that replays it
 //
+//   LEVELQL_SALT_BUCKETS=<n>
+//                      the databases the oracles, the model test and the
+//                      crash test open create every table salted with n
+//                      buckets (TestOptions; ctest runs them with 7 too)
+//
 // The functions read the environment on every call. Thread-safe.
 #ifndef LEVELQL_TESTS_SUPPORT_ENV_H_
 #define LEVELQL_TESTS_SUPPORT_ENV_H_
@@ -17,7 +22,13 @@
 #include <string>
 #include <vector>
 
+#include "levelql/database.h"
+
 namespace levelql::testing {
+
+// Options for the databases randomized tests open: the defaults, with
+// default_salt_buckets from LEVELQL_SALT_BUCKETS.
+Options TestOptions();
 
 // The integer in environment variable `name`, or `fallback` when it is unset
 // or empty.

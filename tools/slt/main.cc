@@ -45,6 +45,9 @@ constexpr const char* kUsage =
     "  --rewrite                 rewrite differing `query explain` plans in "
     "place\n"
     "  --verbose                 print each record as it runs\n"
+    "  --salt-buckets=N          create every table WITH (salt_buckets = N)\n"
+    "                            (Options::default_salt_buckets); `query\n"
+    "                            explain` records are skipped\n"
     "  --page                    also page every query one row at a time\n"
     "                            through continuation tokens, and read each\n"
     "                            row again through a previous-page token\n";
@@ -53,6 +56,7 @@ struct Flags {
   bool leveldb = false;
   int jobs = 1;
   std::string disable_rules;
+  int salt_buckets = 0;
   RunOptions run;
   std::vector<std::string> files;
 };
@@ -115,6 +119,15 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
         return UsageError("--jobs needs a number from 1 to 1024");
       }
       flags->jobs = static_cast<int>(n);
+    } else if (name == "--salt-buckets") {
+      if (!take_value()) return UsageError("--salt-buckets needs a value");
+      char* end = nullptr;
+      long n = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || n < 1 || n > 256) {
+        return UsageError("--salt-buckets needs a number from 1 to 256");
+      }
+      flags->salt_buckets = static_cast<int>(n);
+      flags->run.skip_explain = true;
     } else if (name == "--disable-rules") {
       if (!take_value()) return UsageError("--disable-rules needs a value");
       flags->disable_rules = value;
@@ -149,7 +162,6 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
   if (flags->files.empty()) return UsageError("no .test files found");
   return 0;
 }
-
 
 Status WriteFile(const std::string& path, const std::string& text) {
   std::string tmp = path + ".rewrite.tmp";
@@ -194,7 +206,9 @@ FileOutcome RunFile(const std::string& path, const Flags& flags,
     }
     db_path = dir->path() + "/db";
   }
-  auto db = Database::Open(db_path, Options());
+  Options db_options;
+  db_options.default_salt_buckets = flags.salt_buckets;
+  auto db = Database::Open(db_path, db_options);
   if (!db.ok()) {
     return setup_failure("cannot open database: " + db.status().ToString());
   }

@@ -385,7 +385,9 @@ RunResult FileRunner::Run() {
         RunStatement(rec);
         break;
       case RecordKind::kQuery:
-        if (rec.is_explain()) {
+        if (rec.is_explain() && options_.skip_explain) {
+          ++result_.stats.skipped;
+        } else if (rec.is_explain()) {
           RunExplain(rec);
         } else {
           RunQuery(rec);

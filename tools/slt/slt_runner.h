@@ -33,6 +33,9 @@ struct RunOptions {
   // Also replay every query one row at a time through continuation tokens
   // and require exactly the unpaged rows, in the same order.
   bool page = false;
+  // Skip `query explain` records (counted as skipped): for runs whose
+  // tables differ from the ones the plans were written for (salted).
+  bool skip_explain = false;
   size_t max_lines_shown = 20;  // per expected/got block in a failure
   // When non-null and set, stops before the next record (no counts for the
   // rest). Used by --jobs with --stop-on-fail.

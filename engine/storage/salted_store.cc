@@ -1,0 +1,340 @@
+#include "engine/storage/salted_store.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "indexes/key_codec.h"
+#include "indexes/salt.h"
+
+namespace levelql {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
+}
+
+// See salted_store.h. In pass mode the iterator is `base_`; in merge mode it
+// is the heap of `children_` over the buckets of the range `prefix_`.
+// Moving forward, every live child sits at or after the current key and the
+// heap is ordered smallest first; moving backward, at or before it, largest
+// first. A change of direction re-seeks the other children around the
+// current key, like LevelDB's MergingIterator.
+class SaltedIterator : public KvIterator {
+ public:
+  SaltedIterator(std::shared_ptr<const SaltLayout> layout,
+                 std::function<std::unique_ptr<KvIterator>()> factory)
+      : layout_(std::move(layout)),
+        factory_(std::move(factory)),
+        base_(factory_()) {}
+
+  bool Valid() const override {
+    return merging_ ? !heap_.empty() : base_->Valid();
+  }
+
+  void Seek(std::string_view target) override {
+    int64_t id;
+    size_t id_size;
+    if (KeyRangeId(target, &id, &id_size)) {
+      if (const SaltLayout::Range* range = layout_->Find(id)) {
+        EnterRange(target.substr(0, id_size), *range);
+        MergeSeek(target.substr(id_size));
+        return;
+      }
+    }
+    base_->Seek(target);
+    SettlePass(true);
+  }
+  void SeekToFirst() override {
+    base_->SeekToFirst();
+    SettlePass(true);
+  }
+  void SeekToLast() override {
+    base_->SeekToLast();
+    SettlePass(false);
+  }
+
+  void Next() override {
+    if (!merging_) {
+      base_->Next();
+      SettlePass(true);
+      return;
+    }
+    if (!forward_) TurnForward();
+    std::pop_heap(heap_.begin(), heap_.end(), Order());
+    int b = heap_.back();
+    children_[b]->Next();
+    Replace(b);
+    if (heap_.empty()) LeaveForward();
+  }
+
+  void Prev() override {
+    if (!merging_) {
+      base_->Prev();
+      SettlePass(false);
+      return;
+    }
+    if (forward_) TurnBackward();
+    std::pop_heap(heap_.begin(), heap_.end(), Order());
+    int b = heap_.back();
+    children_[b]->Prev();
+    Replace(b);
+    if (heap_.empty()) LeaveBackward();
+  }
+
+  std::string_view key() const override {
+    return merging_ ? std::string_view(key_) : base_->key();
+  }
+  std::string_view value() const override {
+    return merging_ ? children_[heap_.front()]->value() : base_->value();
+  }
+  Status status() const override {
+    LQ_RETURN_IF_ERROR(base_->status());
+    for (const auto& child : children_) LQ_RETURN_IF_ERROR(child->status());
+    return Status::OK();
+  }
+
+ private:
+  // Heap order: std::*_heap keep the largest first, so forward compares
+  // "greater" and backward "less".
+  struct Compare {
+    const SaltedIterator* self;
+    bool operator()(int a, int b) const {
+      int c = self->Suffix(a).compare(self->Suffix(b));
+      return self->forward_ ? c > 0 : c < 0;
+    }
+  };
+  Compare Order() const { return Compare{this}; }
+
+  // The key of child b after its range id and bucket byte.
+  std::string_view Suffix(int b) const {
+    return children_[b]->key().substr(prefix_.size() + 1);
+  }
+  bool InBucket(int b) const {
+    return children_[b]->Valid() &&
+           StartsWith(children_[b]->key(), bucket_prefix_[b]);
+  }
+
+  // After base_ moved: stay in pass mode, or merge the salted range it
+  // entered from its first (forward) or last (backward) key.
+  void SettlePass(bool forward) {
+    merging_ = false;
+    if (!base_->Valid()) return;
+    std::string_view k = base_->key();
+    if (!pass_prefix_.empty() && StartsWith(k, pass_prefix_)) return;
+    pass_prefix_.clear();
+    int64_t id;
+    size_t id_size;
+    if (!KeyRangeId(k, &id, &id_size)) return;
+    const SaltLayout::Range* range = layout_->Find(id);
+    if (range == nullptr) {
+      pass_prefix_.assign(k.substr(0, id_size));
+      return;
+    }
+    const std::string prefix(k.substr(0, id_size));
+    EnterRange(prefix, *range);
+    if (forward) {
+      MergeSeek("");
+    } else {
+      MergeSeekToLast();
+    }
+  }
+
+  void EnterRange(std::string_view prefix, const SaltLayout::Range& range) {
+    merging_ = true;
+    if (prefix_ != prefix || buckets_ != range.buckets) {
+      prefix_.assign(prefix);
+      buckets_ = range.buckets;
+      bucket_prefix_.resize(buckets_);
+      for (int b = 0; b < buckets_; ++b) {
+        bucket_prefix_[b] = prefix_;
+        bucket_prefix_[b].push_back(static_cast<char>(b));
+      }
+    }
+    while (static_cast<int>(children_.size()) < buckets_) {
+      children_.push_back(factory_());
+    }
+  }
+
+  void MergeSeek(std::string_view suffix) {
+    forward_ = true;
+    heap_.clear();
+    std::string target;
+    for (int b = 0; b < buckets_; ++b) {
+      target.assign(bucket_prefix_[b]).append(suffix);
+      children_[b]->Seek(target);
+      if (InBucket(b)) heap_.push_back(b);
+    }
+    std::make_heap(heap_.begin(), heap_.end(), Order());
+    if (heap_.empty()) {
+      LeaveForward();
+    } else {
+      SetKey();
+    }
+  }
+
+  void MergeSeekToLast() {
+    forward_ = false;
+    heap_.clear();
+    for (int b = 0; b < buckets_; ++b) {
+      SeekBefore(b, keys::PrefixSuccessor(bucket_prefix_[b]));
+      if (InBucket(b)) heap_.push_back(b);
+    }
+    std::make_heap(heap_.begin(), heap_.end(), Order());
+    if (heap_.empty()) {
+      LeaveBackward();
+    } else {
+      SetKey();
+    }
+  }
+
+  // Child b to the last key before `bound`.
+  void SeekBefore(int b, std::string_view bound) {
+    KvIterator* it = children_[b].get();
+    it->Seek(bound);
+    if (it->Valid()) {
+      it->Prev();
+    } else if (it->status().ok()) {
+      it->SeekToLast();
+    }
+  }
+
+  // Child b moved: back into the heap if it is still in its bucket.
+  void Replace(int b) {
+    if (InBucket(b)) {
+      std::push_heap(heap_.begin(), heap_.end(), Order());
+    } else {
+      heap_.pop_back();
+    }
+    if (!heap_.empty()) SetKey();
+  }
+
+  // Every child but the current one to its first key after the current key.
+  void TurnForward() {
+    const int cur = heap_.front();
+    const std::string suffix(Suffix(cur));
+    forward_ = true;
+    heap_.clear();
+    std::string target;
+    for (int b = 0; b < buckets_; ++b) {
+      if (b != cur) {
+        target.assign(bucket_prefix_[b]).append(suffix);
+        children_[b]->Seek(target);
+        if (InBucket(b) && Suffix(b) == suffix) children_[b]->Next();
+        if (!InBucket(b)) continue;
+      }
+      heap_.push_back(b);
+    }
+    std::make_heap(heap_.begin(), heap_.end(), Order());
+  }
+
+  // Every child but the current one to its last key before the current key.
+  void TurnBackward() {
+    const int cur = heap_.front();
+    const std::string suffix(Suffix(cur));
+    forward_ = false;
+    heap_.clear();
+    std::string target;
+    for (int b = 0; b < buckets_; ++b) {
+      if (b != cur) {
+        target.assign(bucket_prefix_[b]).append(suffix);
+        SeekBefore(b, target);
+        if (!InBucket(b)) continue;
+      }
+      heap_.push_back(b);
+    }
+    std::make_heap(heap_.begin(), heap_.end(), Order());
+  }
+
+  void LeaveForward() {
+    merging_ = false;
+    base_->Seek(keys::PrefixSuccessor(prefix_));
+    SettlePass(true);
+  }
+
+  void LeaveBackward() {
+    merging_ = false;
+    base_->Seek(prefix_);
+    if (base_->Valid()) {
+      base_->Prev();
+    } else if (base_->status().ok()) {
+      base_->SeekToLast();
+    }
+    SettlePass(false);
+  }
+
+  void SetKey() { key_.assign(prefix_).append(Suffix(heap_.front())); }
+
+  std::shared_ptr<const SaltLayout> layout_;
+  std::function<std::unique_ptr<KvIterator>()> factory_;
+  std::unique_ptr<KvIterator> base_;
+  // Pass mode: the id prefix of the unsalted range base_ is in ("" when
+  // unknown), so that stepping inside it needs no decoding.
+  std::string pass_prefix_;
+
+  bool merging_ = false;
+  bool forward_ = true;
+  std::string prefix_;  // the salted range's id prefix
+  int buckets_ = 0;
+  std::vector<std::string> bucket_prefix_;  // prefix_ + bucket byte
+  std::vector<std::unique_ptr<KvIterator>> children_;
+  std::vector<int> heap_;  // live children; the current one first
+  std::string key_;        // the current logical key
+};
+
+}  // namespace
+
+bool KeyRangeId(std::string_view key, int64_t* id, size_t* id_size) {
+  // Ids are positive INTEGER components: tags 0x15 (one byte) to 0x1c.
+  if (key.empty() || static_cast<unsigned char>(key[0]) < 0x15 ||
+      static_cast<unsigned char>(key[0]) > 0x1c) {
+    return false;
+  }
+  std::string_view rest = key;
+  Value v;
+  if (!keys::DecodeValue(&rest, keys::Direction::kAsc, &v).ok() ||
+      v.type() != Type::kInteger) {
+    return false;
+  }
+  *id = v.int_value();
+  *id_size = key.size() - rest.size();
+  return true;
+}
+
+std::unique_ptr<KvIterator> NewSaltedIterator(
+    std::shared_ptr<const SaltLayout> layout,
+    std::function<std::unique_ptr<KvIterator>()> factory) {
+  if (layout == nullptr || layout->empty()) return factory();
+  return std::make_unique<SaltedIterator>(std::move(layout),
+                                          std::move(factory));
+}
+
+Status SaltedStore::Get(const KvSnapshot* snapshot, std::string_view key,
+                        std::string* value) {
+  int64_t id;
+  size_t id_size;
+  const SaltLayout::Range* range = nullptr;
+  if (!layout_->empty() && KeyRangeId(key, &id, &id_size)) {
+    range = layout_->Find(id);
+  }
+  if (range == nullptr) return base_->Get(snapshot, key, value);
+  if (range->is_table) {
+    uint8_t bucket = rows::SaltBucket(key.substr(id_size), range->buckets);
+    return base_->Get(snapshot, rows::SaltedKey(key, id_size, bucket), value);
+  }
+  for (int b = 0; b < range->buckets; ++b) {
+    Status s = base_->Get(
+        snapshot, rows::SaltedKey(key, id_size, static_cast<uint8_t>(b)),
+        value);
+    if (s.code() != Status::Code::kNotFound) return s;
+  }
+  return Status::NotFound("no such key");
+}
+
+std::unique_ptr<KvIterator> SaltedStore::NewIterator(
+    const KvSnapshot* snapshot) {
+  KvStore* base = base_;
+  return NewSaltedIterator(
+      layout_, [base, snapshot] { return base->NewIterator(snapshot); });
+}
+
+}  // namespace levelql
