@@ -123,7 +123,15 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
       sort->stats.spilled_runs = run->ctx.spilled_runs;
     }
   }
-  return PlanCursor(RenderPlan(*run->exec.plan, mode == Mode::kExplainAnalyze));
+  std::string text = RenderPlan(*run->exec.plan, mode == Mode::kExplainAnalyze);
+  if (mode == Mode::kExplainAnalyze && run->ctx.salted_store &&
+      run->ctx.salted_store->bucket_seeks() > 0) {
+    // The store reads of merged scans and point reads, over all buckets.
+    text += "Bucket reads: " +
+            std::to_string(run->ctx.salted_store->bucket_seeks()) +
+            " (seeks and gets of single buckets)\n";
+  }
+  return PlanCursor(std::move(text));
 }
 
 }  // namespace levelql

@@ -1,6 +1,7 @@
 // The salted view (engine/storage/salted_store.h) must read a store whose
 // salted ranges hold a bucket byte after the id exactly as a store holding
-// the same keys without it: every Seek, SeekToFirst/Last, Next and Prev in
+// the same keys without it: every Seek, SeekBefore, SeekToFirst/Last, Next
+// and Prev in
 // any order (direction changes, walks across range boundaries, empty salted
 // ranges, unsalted ranges and metadata between them), and every Get. The
 // reference is the logical keys in a sorted map; a fixed seed
@@ -123,12 +124,19 @@ TEST(SaltedStoreTest, IteratesEverySaltedRangeInLogicalOrder) {
     });
     std::string trace;
     for (int step = 0; step < 20000; ++step) {
-      switch (rng() % 10) {
+      switch (rng() % 11) {
         case 0: {
           std::string t = f.Target(rng);
           trace = "Seek " + Hex(t);
           model.Seek(t);
           salted->Seek(t);
+          break;
+        }
+        case 9: {
+          std::string t = f.Target(rng);
+          trace = "SeekBefore " + Hex(t);
+          model.SeekBefore(t);
+          salted->SeekBefore(t);
           break;
         }
         case 1:

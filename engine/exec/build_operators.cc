@@ -9,12 +9,67 @@ namespace {
 using Kind = PlanNode::Kind;
 
 std::unique_ptr<RowIdStream> BuildKeys(PlanNode* node, ExecContext* ctx,
+                                       std::shared_ptr<const TableSchema> t);
+
+// The output of one key tree per bucket of a salted table, merged on the
+// primary key (a row's entries share its bucket, so each bucket's
+// intersection or union is complete on its own, and the buckets hold
+// disjoint rows). Owns the per-bucket contexts, whose store sees one bucket
+// (SaltedStore's pin); their read counts go to the statement's context.
+class BucketMerge : public RowIdStream {
+ public:
+  BucketMerge(PlanNode* node, ExecContext* ctx,
+              std::shared_ptr<const TableSchema> t)
+      : parent_(ctx) {
+    std::vector<std::unique_ptr<RowIdStream>> trees;
+    for (int b = 0; b < t->salt_buckets; ++b) {
+      auto c = std::make_unique<ExecContext>(*ctx);
+      c->salted_store = std::make_shared<SaltedStore>(
+          ctx->salted_store->base(), ctx->salted_store->layout(), b,
+          ctx->salted_store->counter());
+      c->store = c->salted_store.get();
+      c->bucket = b;
+      c->keys_read = c->seeks = 0;
+      trees.push_back(BuildKeys(node, c.get(), t));
+      contexts_.push_back(std::move(c));
+    }
+    merged_ = NewUnionStream(std::move(trees), nullptr);
+  }
+  ~BucketMerge() override {
+    merged_.reset();
+    for (const auto& c : contexts_) {
+      parent_->keys_read += c->keys_read;
+      parent_->seeks += c->seeks;
+    }
+  }
+  bool Valid() const override { return merged_->Valid(); }
+  void Seek(std::string_view target) override { merged_->Seek(target); }
+  void Next() override { merged_->Next(); }
+  std::string_view pk() const override { return merged_->pk(); }
+  Status status() const override { return merged_->status(); }
+  std::string_view entry_key() const override { return merged_->entry_key(); }
+  std::string_view entry_value() const override {
+    return merged_->entry_value();
+  }
+  bool reads_rows() const override { return merged_->reads_rows(); }
+  bool reverse() const override { return merged_->reverse(); }
+
+ private:
+  ExecContext* parent_;
+  std::vector<std::unique_ptr<ExecContext>> contexts_;
+  std::unique_ptr<RowIdStream> merged_;
+};
+
+std::unique_ptr<RowIdStream> BuildKeys(PlanNode* node, ExecContext* ctx,
                                        std::shared_ptr<const TableSchema> t) {
   switch (node->kind) {
     case Kind::kIndexScan:
       return NewSpanStream(ctx, t, node->path, node->reverse, &node->stats);
     case Kind::kIntersect:
     case Kind::kUnion: {
+      if (t->salt_buckets > 1 && ctx->bucket < 0 && ctx->salted_store) {
+        return std::make_unique<BucketMerge>(node, ctx, t);
+      }
       std::vector<std::unique_ptr<RowIdStream>> children;
       for (auto& c : node->children)
         children.push_back(BuildKeys(c.get(), ctx, t));

@@ -22,12 +22,7 @@ class TableScan : public RowSource {
       it_->Seek(resume ? r->key + std::string(1, '\0') : prefix_);
     } else {
       // The last row before it, or the last row.
-      it_->Seek(resume ? r->key : keys::PrefixSuccessor(prefix_));
-      if (it_->Valid()) {
-        it_->Prev();
-      } else if (it_->status().ok()) {
-        it_->SeekToLast();
-      }
+      it_->SeekBefore(resume ? r->key : keys::PrefixSuccessor(prefix_));
     }
     ++ctx_->seeks;
   }

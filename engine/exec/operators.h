@@ -20,6 +20,7 @@
 #include "engine/plan/continuation.h"
 #include "engine/plan/sort_key.h"
 #include "engine/storage/kv_store.h"
+#include "engine/storage/salted_store.h"
 #include "indexes/schema.h"
 
 namespace levelql {
@@ -32,8 +33,11 @@ struct ExecContext {
   // When a table is salted, `store` is this salted view (salted_store.h) of
   // `physical_store` (the store, or the transaction's view), which writers
   // (WriteTxn) use: they place keys in buckets themselves.
-  std::shared_ptr<KvStore> salted_store;
+  std::shared_ptr<SaltedStore> salted_store;
   KvStore* physical_store = nullptr;
+  // A per-bucket part of a plan over a salted table reads only this bucket
+  // (build_operators.cc, BucketMerge); -1 elsewhere.
+  int bucket = -1;
   std::shared_ptr<const KvSnapshot> snapshot;
   const std::vector<Value>* params = nullptr;
   int64_t sort_memory_bytes = 64 << 20;  // before a sort spills to disk

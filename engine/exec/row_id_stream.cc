@@ -85,12 +85,7 @@ class SpanStream : public RowIdStream {
       return;
     }
     ++ctx_->seeks;
-    it_->Seek(std::min(std::string(key), spans_[span_].hi));
-    if (it_->Valid()) {
-      it_->Prev();
-    } else if (it_->status().ok()) {
-      it_->SeekToLast();
-    }
+    it_->SeekBefore(std::min(std::string(key), spans_[span_].hi));
     Settle();
   }
 
@@ -250,12 +245,7 @@ class SpanStream : public RowIdStream {
       ++ctx_->seeks;
       if (stats_) ++stats_->seeks;
       if (reverse_) {
-        it_->Seek(span.hi);
-        if (it_->Valid()) {
-          it_->Prev();
-        } else if (it_->status().ok()) {
-          it_->SeekToLast();
-        }
+        it_->SeekBefore(span.hi);
       } else {
         it_->Seek(span.lo);
       }

@@ -461,7 +461,7 @@ std::string MergeBucketsLabel(const TableSchema& table,
 }
 
 std::string ScanDetail(const TableSchema& table, const AccessPath& path,
-                       bool reverse) {
+                       bool reverse, bool per_bucket) {
   std::string s = path.index ? table.name + "." + path.index->name
                              : table.name + " (primary key)";
   for (size_t i = 0; i < path.spans.size() && i < kMaxSpanLabels; ++i) {
@@ -477,6 +477,8 @@ std::string ScanDetail(const TableSchema& table, const AccessPath& path,
       path.eq_columns == static_cast<int>(table.primary_key.size()) &&
       path.used_columns == path.eq_columns) {
     s += " (one bucket per key)";  // point reads: the key gives the bucket
+  } else if (per_bucket) {
+    s += " (in each bucket)";
   } else {
     s += MergeBucketsLabel(table, path.index, reverse);
   }
@@ -489,12 +491,17 @@ void ColumnsUsed(const BoundExpr* e, std::set<int>* out) {
   for (const auto& a : e->args) ColumnsUsed(a.get(), out);
 }
 
-// Writes the EXPLAIN detail of every index scan of a chosen plan.
-void NameScans(const TableSchema& table, PlanNode* node) {
+void NameScans(const TableSchema& table, PlanNode* node, bool per_bucket) {
   if (node->kind == Kind::kIndexScan) {
-    node->detail = ScanDetail(table, node->path, node->reverse);
+    node->detail = ScanDetail(table, node->path, node->reverse, per_bucket);
   }
-  for (auto& c : node->children) NameScans(table, c.get());
+  if ((node->kind == Kind::kIntersect || node->kind == Kind::kUnion) &&
+      table.salt_buckets > 1 && !per_bucket) {
+    // Executed once per bucket and merged on the primary key (BucketMerge).
+    node->detail = "per bucket," + MergeBucketsLabel(table, nullptr, false);
+    per_bucket = true;
+  }
+  for (auto& c : node->children) NameScans(table, c.get(), per_bucket);
 }
 
 AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
@@ -518,7 +525,7 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
     return out;
   }
   const bool need_filter = where && !c.exact;
-  if (c.keys) NameScans(table, c.keys.get());
+  if (c.keys) NameScans(table, c.keys.get(), false);
   if (!c.keys) {
     out.rows = Node(Kind::kTableScan,
                     table.name + MergeBucketsLabel(table, nullptr, false),

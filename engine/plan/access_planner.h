@@ -62,9 +62,13 @@ std::unique_ptr<PlanNode> NewPlanNode(PlanNode::Kind kind, std::string detail,
                                       double rows);
 std::unique_ptr<PlanNode> WrapPlanNode(PlanNode::Kind kind, std::string detail,
                                        std::unique_ptr<PlanNode> child);
-// The EXPLAIN text of an index scan: index, spans, direction.
+// The EXPLAIN text of an index scan: index, spans, direction, and for a
+// salted table how buckets are read (`per_bucket`: inside a part of the
+// plan run once per bucket).
 std::string ScanDetail(const TableSchema& table, const AccessPath& path,
-                       bool reverse);
+                       bool reverse, bool per_bucket);
+// Writes the EXPLAIN detail of every scan of a chosen key tree.
+void NameScans(const TableSchema& table, PlanNode* node, bool per_bucket);
 // Adds the columns `e` reads to *out.
 void ColumnsUsed(const BoundExpr* e, std::set<int>* out);
 

@@ -92,8 +92,7 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
 void ReversePlan(PlanNode* node, const TableSchema& table) {
   switch (node->kind) {
     case Kind::kIndexScan:
-      node->reverse = !node->reverse;
-      node->detail = ScanDetail(table, node->path, node->reverse);
+      node->reverse = !node->reverse;  // NameScans writes the detail after
       break;
     case Kind::kTableScan:
     case Kind::kSortKeys:
@@ -252,6 +251,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
     // query's LIMIT allows do not matter here, only the page size.
     if (root->kind == Kind::kLimit) root = std::move(root->children[0]);
     ReversePlan(root.get(), *select.table);
+    NameScans(*select.table, root.get(), false);
     root = LimitNode(std::move(root), input.backward_rows, 0);
   }
   out.plan = std::move(root);

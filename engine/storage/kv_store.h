@@ -32,6 +32,16 @@ class KvIterator {
   virtual void Seek(std::string_view target) = 0;  // first key >= target
   virtual void SeekToFirst() = 0;
   virtual void SeekToLast() = 0;
+  // The last key before `target` (invalid when there is none): how a
+  // backward scan starts. Iterators that can do better override it.
+  virtual void SeekBefore(std::string_view target) {
+    Seek(target);
+    if (Valid()) {
+      Prev();
+    } else if (status().ok()) {
+      SeekToLast();
+    }
+  }
   virtual void Next() = 0;  // REQUIRES: Valid()
   virtual void Prev() = 0;  // REQUIRES: Valid()
   // REQUIRES: Valid(). The views live until the iterator next moves.

@@ -22,9 +22,12 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 class SaltedIterator : public KvIterator {
  public:
   SaltedIterator(std::shared_ptr<const SaltLayout> layout,
-                 std::function<std::unique_ptr<KvIterator>()> factory)
+                 std::function<std::unique_ptr<KvIterator>()> factory,
+                 std::atomic<uint64_t>* bucket_seeks, int pin)
       : layout_(std::move(layout)),
         factory_(std::move(factory)),
+        bucket_seeks_(bucket_seeks),
+        pin_(pin),
         base_(factory_()) {}
 
   bool Valid() const override {
@@ -43,6 +46,41 @@ class SaltedIterator : public KvIterator {
     }
     base_->Seek(target);
     SettlePass(true);
+  }
+  // Inside a salted range, every bucket to its last key before the target
+  // (none when the target is the range's start: then the keys before the
+  // range), merged backward.
+  void SeekBefore(std::string_view target) override {
+    int64_t id;
+    size_t id_size;
+    if (KeyRangeId(target, &id, &id_size)) {
+      if (const SaltLayout::Range* range = layout_->Find(id)) {
+        EnterRange(target.substr(0, id_size), *range);
+        const std::string_view suffix = target.substr(id_size);
+        if (suffix.empty()) {
+          LeaveBackward();
+          return;
+        }
+        CountSeeks(buckets_);
+        forward_ = false;
+        heap_.clear();
+        std::string bound;
+        for (int b = 0; b < buckets_; ++b) {
+          bound.assign(bucket_prefix_[b]).append(suffix);
+          ChildBefore(b, bound);
+          if (InBucket(b)) heap_.push_back(b);
+        }
+        std::make_heap(heap_.begin(), heap_.end(), Order());
+        if (heap_.empty()) {
+          LeaveBackward();
+        } else {
+          SetKey();
+        }
+        return;
+      }
+    }
+    base_->SeekBefore(target);
+    SettlePass(false);
   }
   void SeekToFirst() override {
     base_->SeekToFirst();
@@ -139,15 +177,18 @@ class SaltedIterator : public KvIterator {
     }
   }
 
+  // Child i reads bucket i, or with a pin the pinned bucket alone (none
+  // when the range has fewer buckets).
   void EnterRange(std::string_view prefix, const SaltLayout::Range& range) {
     merging_ = true;
-    if (prefix_ != prefix || buckets_ != range.buckets) {
+    const int n = pin_ < 0 ? range.buckets : pin_ < range.buckets ? 1 : 0;
+    if (prefix_ != prefix || buckets_ != n) {
       prefix_.assign(prefix);
-      buckets_ = range.buckets;
+      buckets_ = n;
       bucket_prefix_.resize(buckets_);
       for (int b = 0; b < buckets_; ++b) {
         bucket_prefix_[b] = prefix_;
-        bucket_prefix_[b].push_back(static_cast<char>(b));
+        bucket_prefix_[b].push_back(static_cast<char>(pin_ < 0 ? b : pin_));
       }
     }
     while (static_cast<int>(children_.size()) < buckets_) {
@@ -155,7 +196,12 @@ class SaltedIterator : public KvIterator {
     }
   }
 
+  void CountSeeks(int n) {
+    if (bucket_seeks_) bucket_seeks_->fetch_add(n, std::memory_order_relaxed);
+  }
+
   void MergeSeek(std::string_view suffix) {
+    CountSeeks(buckets_);
     forward_ = true;
     heap_.clear();
     std::string target;
@@ -173,10 +219,11 @@ class SaltedIterator : public KvIterator {
   }
 
   void MergeSeekToLast() {
+    CountSeeks(buckets_);
     forward_ = false;
     heap_.clear();
     for (int b = 0; b < buckets_; ++b) {
-      SeekBefore(b, keys::PrefixSuccessor(bucket_prefix_[b]));
+      ChildBefore(b, keys::PrefixSuccessor(bucket_prefix_[b]));
       if (InBucket(b)) heap_.push_back(b);
     }
     std::make_heap(heap_.begin(), heap_.end(), Order());
@@ -188,14 +235,8 @@ class SaltedIterator : public KvIterator {
   }
 
   // Child b to the last key before `bound`.
-  void SeekBefore(int b, std::string_view bound) {
-    KvIterator* it = children_[b].get();
-    it->Seek(bound);
-    if (it->Valid()) {
-      it->Prev();
-    } else if (it->status().ok()) {
-      it->SeekToLast();
-    }
+  void ChildBefore(int b, std::string_view bound) {
+    children_[b]->SeekBefore(bound);
   }
 
   // Child b moved: back into the heap if it is still in its bucket.
@@ -212,6 +253,7 @@ class SaltedIterator : public KvIterator {
   void TurnForward() {
     const int cur = heap_.front();
     const std::string suffix(Suffix(cur));
+    CountSeeks(buckets_ - 1);
     forward_ = true;
     heap_.clear();
     std::string target;
@@ -231,13 +273,14 @@ class SaltedIterator : public KvIterator {
   void TurnBackward() {
     const int cur = heap_.front();
     const std::string suffix(Suffix(cur));
+    CountSeeks(buckets_ - 1);
     forward_ = false;
     heap_.clear();
     std::string target;
     for (int b = 0; b < buckets_; ++b) {
       if (b != cur) {
         target.assign(bucket_prefix_[b]).append(suffix);
-        SeekBefore(b, target);
+        ChildBefore(b, target);
         if (!InBucket(b)) continue;
       }
       heap_.push_back(b);
@@ -253,12 +296,7 @@ class SaltedIterator : public KvIterator {
 
   void LeaveBackward() {
     merging_ = false;
-    base_->Seek(prefix_);
-    if (base_->Valid()) {
-      base_->Prev();
-    } else if (base_->status().ok()) {
-      base_->SeekToLast();
-    }
+    base_->SeekBefore(prefix_);
     SettlePass(false);
   }
 
@@ -266,6 +304,8 @@ class SaltedIterator : public KvIterator {
 
   std::shared_ptr<const SaltLayout> layout_;
   std::function<std::unique_ptr<KvIterator>()> factory_;
+  std::atomic<uint64_t>* bucket_seeks_;
+  int pin_;  // the only bucket read, or -1 for all
   std::unique_ptr<KvIterator> base_;
   // Pass mode: the id prefix of the unsalted range base_ is in ("" when
   // unknown), so that stepping inside it needs no decoding.
@@ -302,10 +342,11 @@ bool KeyRangeId(std::string_view key, int64_t* id, size_t* id_size) {
 
 std::unique_ptr<KvIterator> NewSaltedIterator(
     std::shared_ptr<const SaltLayout> layout,
-    std::function<std::unique_ptr<KvIterator>()> factory) {
+    std::function<std::unique_ptr<KvIterator>()> factory,
+    std::atomic<uint64_t>* bucket_seeks, int pin) {
   if (layout == nullptr || layout->empty()) return factory();
-  return std::make_unique<SaltedIterator>(std::move(layout),
-                                          std::move(factory));
+  return std::make_unique<SaltedIterator>(std::move(layout), std::move(factory),
+                                          bucket_seeks, pin);
 }
 
 Status SaltedStore::Get(const KvSnapshot* snapshot, std::string_view key,
@@ -317,11 +358,16 @@ Status SaltedStore::Get(const KvSnapshot* snapshot, std::string_view key,
     range = layout_->Find(id);
   }
   if (range == nullptr) return base_->Get(snapshot, key, value);
+  int first = 0, last = range->buckets - 1;
   if (range->is_table) {
-    uint8_t bucket = rows::SaltBucket(key.substr(id_size), range->buckets);
-    return base_->Get(snapshot, rows::SaltedKey(key, id_size, bucket), value);
+    first = last = rows::SaltBucket(key.substr(id_size), range->buckets);
   }
-  for (int b = 0; b < range->buckets; ++b) {
+  if (pin_ >= 0) {
+    if (pin_ < first || pin_ > last) return Status::NotFound("no such key");
+    first = last = pin_;
+  }
+  for (int b = first; b <= last; ++b) {
+    counter_->fetch_add(1, std::memory_order_relaxed);
     Status s = base_->Get(
         snapshot, rows::SaltedKey(key, id_size, static_cast<uint8_t>(b)),
         value);
@@ -334,7 +380,8 @@ std::unique_ptr<KvIterator> SaltedStore::NewIterator(
     const KvSnapshot* snapshot) {
   KvStore* base = base_;
   return NewSaltedIterator(
-      layout_, [base, snapshot] { return base->NewIterator(snapshot); });
+      layout_, [base, snapshot] { return base->NewIterator(snapshot); },
+      counter_, pin_);
 }
 
 }  // namespace levelql

@@ -26,6 +26,7 @@
 #ifndef LEVELQL_ENGINE_STORAGE_SALTED_STORE_H_
 #define LEVELQL_ENGINE_STORAGE_SALTED_STORE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -64,15 +65,27 @@ bool KeyRangeId(std::string_view key, int64_t* id, size_t* id_size);
 
 // Merges the buckets of `layout`'s ranges over iterators made by `factory`
 // (all on the same snapshot), as described above.
+// `bucket_seeks`, when not null, counts the seeks of bucket iterators (for
+// EXPLAIN ANALYZE); it must outlive the iterator.
+// With `pin` >= 0, only that bucket of each salted range.
 std::unique_ptr<KvIterator> NewSaltedIterator(
     std::shared_ptr<const SaltLayout> layout,
-    std::function<std::unique_ptr<KvIterator>()> factory);
+    std::function<std::unique_ptr<KvIterator>()> factory,
+    std::atomic<uint64_t>* bucket_seeks = nullptr, int pin = -1);
 
 class SaltedStore : public KvStore {
  public:
-  // `base` is borrowed and must outlive this store and its iterators.
-  SaltedStore(KvStore* base, std::shared_ptr<const SaltLayout> layout)
-      : base_(base), layout_(std::move(layout)) {}
+  // `base` is borrowed and must outlive this store and its iterators. With
+  // `pin` >= 0 the view holds only that bucket of every salted range (the
+  // rows of that bucket, and their entries): per-bucket plans read through
+  // one such view per bucket. `counter`, when given, counts bucket reads
+  // instead of this store's own counter (and must outlive it).
+  SaltedStore(KvStore* base, std::shared_ptr<const SaltLayout> layout,
+              int pin = -1, std::atomic<uint64_t>* counter = nullptr)
+      : base_(base),
+        layout_(std::move(layout)),
+        pin_(pin),
+        counter_(counter ? counter : &bucket_seeks_) {}
 
   std::shared_ptr<const KvSnapshot> GetSnapshot() override {
     return base_->GetSnapshot();
@@ -84,9 +97,19 @@ class SaltedStore : public KvStore {
   }
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override;
 
+  // Reads of single buckets (an iterator positioning one bucket of a salted
+  // range, or a Get) by this store and its iterators so far.
+  uint64_t bucket_seeks() const { return counter_->load(); }
+  std::atomic<uint64_t>* counter() { return counter_; }
+  KvStore* base() const { return base_; }
+  const std::shared_ptr<const SaltLayout>& layout() const { return layout_; }
+
  private:
   KvStore* base_;
   std::shared_ptr<const SaltLayout> layout_;
+  int pin_;
+  std::atomic<uint64_t> bucket_seeks_{0};
+  std::atomic<uint64_t>* counter_;
 };
 
 }  // namespace levelql
