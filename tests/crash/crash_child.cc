@@ -2,7 +2,8 @@
 // database until it is killed. Launched by crash_test, which SIGKILLs it at
 // a random moment and then checks what survived.
 //
-//   crash_child DIR SEED START SIDE_FILE SYNC_ALL MAX_OPS [LARGE_TXNS]
+//   crash_child DIR SEED START SIDE_FILE SYNC_ALL MAX_OPS [LARGE_TXNS
+//               [KILL_AT]]
 //
 // Runs operations START, START+1, ... of the history of SEED on the
 // database in DIR. SYNC_ALL=1 opens it with Options::sync_writes; otherwise
@@ -13,18 +14,75 @@
 // of a transaction it appends "C <i>". LARGE_TXNS=1 runs the workload of
 // large transactions (workload.h). Any other error appends "E <i> <status>" and
 // exits with status 3.
+//
+// KILL_AT=n > 0 makes the child SIGKILL itself in its n-th append to a
+// LevelDB log file, before the bytes of that append reach the file: the
+// fragments of a record already flushed stay, so a large batch can be cut
+// in the middle (a torn record). Log appends happen on the writing thread
+// only, so the moment of the kill, and everything the child did before it,
+// is the same on every run (crash_test's deterministic mode).
 #include <fcntl.h>
+#include <leveldb/env.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "engine/database_impl.h"
 #include "engine/storage/kv_store.h"
+#include "engine/storage/leveldb_store.h"
 #include "tests/crash/workload.h"
 
 namespace {
+
+// An Env whose log files kill the process in their kill_at-th append.
+class KillEnv : public leveldb::EnvWrapper {
+ public:
+  KillEnv(leveldb::Env* base, int64_t kill_at)
+      : leveldb::EnvWrapper(base), kill_at_(kill_at) {}
+
+  leveldb::Status NewWritableFile(const std::string& f,
+                                  leveldb::WritableFile** r) override {
+    leveldb::Status s = target()->NewWritableFile(f, r);
+    if (s.ok() && IsLog(f)) *r = new KillFile(*r, this);
+    return s;
+  }
+  leveldb::Status NewAppendableFile(const std::string& f,
+                                    leveldb::WritableFile** r) override {
+    leveldb::Status s = target()->NewAppendableFile(f, r);
+    if (s.ok() && IsLog(f)) *r = new KillFile(*r, this);
+    return s;
+  }
+
+ private:
+  class KillFile : public leveldb::WritableFile {
+   public:
+    KillFile(leveldb::WritableFile* base, KillEnv* env)
+        : base_(base), env_(env) {}
+    leveldb::Status Append(const leveldb::Slice& data) override {
+      if (++env_->appends_ == env_->kill_at_) raise(SIGKILL);
+      return base_->Append(data);
+    }
+    leveldb::Status Close() override { return base_->Close(); }
+    leveldb::Status Flush() override { return base_->Flush(); }
+    leveldb::Status Sync() override { return base_->Sync(); }
+
+   private:
+    std::unique_ptr<leveldb::WritableFile> base_;
+    KillEnv* env_;
+  };
+
+  static bool IsLog(const std::string& f) {
+    return f.size() > 4 && f.compare(f.size() - 4, 4, ".log") == 0;
+  }
+
+  const int64_t kill_at_;
+  std::atomic<int64_t> appends_{0};
+};
 
 void Append(int fd, const std::string& line) {
   std::string l = line + "\n";
@@ -39,10 +97,10 @@ void Append(int fd, const std::string& line) {
 int main(int argc, char** argv) {
   using namespace levelql;
   using namespace levelql::reliability;
-  if (argc != 7 && argc != 8) {
+  if (argc < 7 || argc > 9) {
     std::fprintf(stderr,
                  "usage: crash_child DIR SEED START SIDE_FILE SYNC_ALL "
-                 "MAX_OPS [LARGE_TXNS]\n");
+                 "MAX_OPS [LARGE_TXNS [KILL_AT]]\n");
     return 2;
   }
   const std::string dir = argv[1];
@@ -50,7 +108,8 @@ int main(int argc, char** argv) {
   const int64_t start = std::strtoll(argv[3], nullptr, 10);
   const bool sync_all = std::string(argv[5]) == "1";
   const int64_t max_ops = std::strtoll(argv[6], nullptr, 10);
-  const bool large_txns = argc == 8 && std::string(argv[7]) == "1";
+  const bool large_txns = argc >= 8 && std::string(argv[7]) == "1";
+  const int64_t kill_at = argc == 9 ? std::strtoll(argv[8], nullptr, 10) : 0;
   int fd = open(argv[4], O_WRONLY | O_CREAT | O_APPEND, 0644);
   if (fd < 0) {
     std::perror("crash_child: open side file");
@@ -62,7 +121,10 @@ int main(int argc, char** argv) {
   if (const char* salt = std::getenv("LEVELQL_SALT_BUCKETS")) {
     options.default_salt_buckets = std::atoi(salt);
   }
-  auto kv = OpenLevelDbStore(dir, options);
+  // Outlives the store (the process ends without destroying either).
+  auto* env = new KillEnv(leveldb::Env::Default(), kill_at);
+  auto kv = kill_at > 0 ? OpenLevelDbStoreWithEnv(dir, options, env)
+                        : OpenLevelDbStore(dir, options);
   if (!kv.ok()) {
     Append(fd, "E -1 open: " + kv.status().ToString());
     return 3;

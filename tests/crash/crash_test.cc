@@ -1,6 +1,12 @@
 // Crash consistency: a child process (crash_child) runs the workload of
-// workload.h and is SIGKILLed at a random moment, over and over, on the same
-// database directory. After each kill the database is reopened and must
+// workload.h and is SIGKILLed, over and over, on the same database
+// directory. Under ctest each kill comes at a seeded point of the child's
+// work (it kills itself in its n-th append to LevelDB's log: before a
+// statement's record, or between the fragments of a large one), so every
+// run kills at the same points and prints the same counts;
+// LEVELQL_CRASH_TIMED=1 (`make soak-reliability`) kills at random moments
+// instead, also during opening and background compactions. After each kill the
+// database is reopened and must
 //   - open, and pass CHECK (no missing, dangling or stale index entries),
 //   - equal the model after some prefix of the operation history,
 //   - contain every operation the child acknowledged (a killed process loses
@@ -79,14 +85,17 @@ SideFile ReadSideFile(const std::string& path) {
   return f;
 }
 
+// `kill_at` > 0: the child kills itself in its kill_at-th log append.
 pid_t StartChild(const std::string& dir, uint64_t seed, int64_t start,
-                 const std::string& side, bool sync_all, bool large_txns) {
+                 const std::string& side, bool sync_all, bool large_txns,
+                 int64_t kill_at) {
   pid_t pid = fork();
   if (pid == 0) {
-    std::string s = std::to_string(seed), p = std::to_string(start);
+    std::string s = std::to_string(seed), p = std::to_string(start),
+                k = std::to_string(kill_at);
     execl(LEVELQL_CRASH_CHILD, LEVELQL_CRASH_CHILD, dir.c_str(), s.c_str(),
           p.c_str(), side.c_str(), sync_all ? "1" : "0", "100000000",
-          large_txns ? "1" : "0", static_cast<char*>(nullptr));
+          large_txns ? "1" : "0", k.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   return pid;
@@ -111,19 +120,26 @@ void KillAndCheck(uint64_t seed, int64_t kills, bool large_txns = false,
   int64_t killed = 0, exited = 0, acked = 0, synced = 0, constraint = 0;
   int64_t in_commit = 0, txns = 0;
   const auto started = std::chrono::steady_clock::now();
+  const bool timed = EnvInt("LEVELQL_CRASH_TIMED", 0) != 0;
 
   for (int64_t cycle = 0; cycle < kills; ++cycle) {
     const std::string side =
         scratch.path() + "/side-" + std::to_string(cycle) + ".txt";
     const bool sync_all = rng() % 4 == 0;
-    pid_t pid = StartChild(db_dir, seed, prefix, side, sync_all, large_txns);
+    // Large transactions append many log fragments per COMMIT.
+    const int64_t kill_at =
+        timed ? 0 : 1 + static_cast<int64_t>(rng() % (large_txns ? 150 : 600));
+    pid_t pid =
+        StartChild(db_dir, seed, prefix, side, sync_all, large_txns, kill_at);
     ASSERT_GT(pid, 0);
-    // Mostly mid-workload; sometimes while the child is still opening (and
-    // recovering) the database.
-    int64_t delay_us = rng() % 10 == 0 ? static_cast<int64_t>(rng() % 20000)
-                                       : 20000 + rng() % 280000;
-    std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
-    kill(pid, SIGKILL);
+    if (timed) {
+      // Mostly mid-workload; sometimes while the child is still opening
+      // (and recovering) the database.
+      int64_t delay_us = rng() % 10 == 0 ? static_cast<int64_t>(rng() % 20000)
+                                         : 20000 + rng() % 280000;
+      std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+      kill(pid, SIGKILL);
+    }
     int wstatus = 0;
     ASSERT_EQ(waitpid(pid, &wstatus, 0), pid);
     SideFile f = ReadSideFile(side);
@@ -184,12 +200,13 @@ void KillAndCheck(uint64_t seed, int64_t kills, bool large_txns = false,
       "first, %lld killed during a COMMIT), "
       "%lld operations in the history (%lld transactions), %lld "
       "acknowledged (%lld synchronous, "
-      "%lld constraint failures), 0 inconsistencies, %.1f s\n",
+      "%lld constraint failures), 0 inconsistencies (%s kills), %.1f s\n",
       static_cast<unsigned long long>(seed), static_cast<long long>(killed),
       static_cast<long long>(exited), static_cast<long long>(in_commit),
       static_cast<long long>(prefix), static_cast<long long>(txns),
       static_cast<long long>(acked), static_cast<long long>(synced),
-      static_cast<long long>(constraint), SecondsSince(started));
+      static_cast<long long>(constraint), timed ? "timed" : "seeded",
+      SecondsSince(started));
   if (in_commit_total) *in_commit_total += in_commit;
 }
 

@@ -64,6 +64,7 @@ class FaultWritableFile : public leveldb::WritableFile {
                     leveldb::WritableFile* base)
       : env_(env), fname_(std::move(fname)), base_(base) {}
   leveldb::Status Append(const leveldb::Slice& data) override {
+    env_->CountLogAppend(fname_);
     if (!env_->filesystem_active()) return leveldb::Status::OK();  // lost
     if (env_->ShouldFail(FaultEnv::Kind::kWrite)) {
       return Injected("write", fname_);
@@ -108,6 +109,15 @@ bool FaultEnv::ShouldFail(Kind kind) {
   ++injected_;
   ++total_injected_;
   return true;
+}
+
+void FaultEnv::CountLogAppend(const std::string& fname) {
+  if (fname.size() < 4 || fname.compare(fname.size() - 4, 4, ".log") != 0) {
+    return;
+  }
+  if (log_appends_to_cut_.load() > 0 && --log_appends_to_cut_ == 0) {
+    active_ = false;
+  }
 }
 
 void FaultEnv::RecordAppend(const std::string& fname, size_t bytes) {

@@ -48,6 +48,12 @@ class FaultEnv : public leveldb::EnvWrapper {
   int64_t total_injected() const { return total_injected_.load(); }
 
   void SetFilesystemActive(bool active) { active_ = active; }
+  // Cuts the power (SetFilesystemActive(false)) in the n-th append to a
+  // LevelDB log file from now on, before its bytes are written: a moment
+  // inside a statement's write that is the same on every run (log appends
+  // come from the writing thread only). n <= 0 disarms.
+  void CutPowerAtLogAppend(int64_t n) { log_appends_to_cut_ = n; }
+  void CountLogAppend(const std::string& fname);
   bool filesystem_active() const { return active_.load(); }
   // Cuts every file written through this Env back to its synced length
   // (files never synced become empty). Call with the database closed.
@@ -78,6 +84,7 @@ class FaultEnv : public leveldb::EnvWrapper {
 
   std::mutex mu_;
   std::map<std::string, FileState> files_;  // guarded by mu_
+  std::atomic<int64_t> log_appends_to_cut_{0};
   std::atomic<int> fail_kind_{0};
   std::atomic<int64_t> fail_at_{0};
   std::atomic<int64_t> seen_[3] = {0, 0, 0};

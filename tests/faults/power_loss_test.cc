@@ -1,7 +1,9 @@
 // Simulated power loss: the crash workload (tests/crash/workload.h) runs on
-// an in-memory file system behind a FaultEnv; at a random moment - between
-// statements or in the middle of one - a second thread "cuts the power"
-// (every later write, sync, rename and remove is lost), the database object
+// an in-memory file system behind a FaultEnv; at a seeded moment - between
+// statements, or in the middle of one (in the n-th append to LevelDB's log,
+// the same moment on every run) - the power is cut (every later write,
+// sync, rename and remove is lost; LEVELQL_POWER_TIMED=1 cuts it from a
+// second thread after a random delay instead), the database object
 // is torn down, and every file is cut back to what was synced. After the
 // power comes back the database must open, pass CHECK, equal the model after
 // a prefix of the history, and hold every statement whose synchronous write
@@ -54,18 +56,23 @@ void CutPower(uint64_t seed, int64_t cuts) {
       auto db = OpenDatabaseOnStore(std::unique_ptr<KvStore>(store), options);
       ASSERT_TRUE(db.ok()) << db.status().ToString();
 
-      // Cut the power after a random number of statements, or from another
-      // thread in the middle of one.
+      // Cut the power after a random number of statements, or in the
+      // middle of one.
       const int64_t count = 20 + static_cast<int64_t>(rng() % 300);
       const bool mid_statement =
           rng() % 2 == 0 && !std::getenv("LEVELQL_POWER_NO_THREAD");
       std::thread cutter;
       if (mid_statement) {
-        const auto delay = std::chrono::microseconds(rng() % 60000);
-        cutter = std::thread([&env, delay] {
-          std::this_thread::sleep_for(delay);
-          env.SetFilesystemActive(false);
-        });
+        const uint64_t r = rng();
+        if (std::getenv("LEVELQL_POWER_TIMED")) {
+          const auto delay = std::chrono::microseconds(r % 60000);
+          cutter = std::thread([&env, delay] {
+            std::this_thread::sleep_for(delay);
+            env.SetFilesystemActive(false);
+          });
+        } else {
+          env.CutPowerAtLogAppend(1 + static_cast<int64_t>(r % 300));
+        }
       }
       int64_t max_synced = -1, last_begun = prefix - 1;
       for (int64_t i = prefix; i < prefix + count; ++i) {
@@ -88,6 +95,7 @@ void CutPower(uint64_t seed, int64_t cuts) {
         }
       }
       if (cutter.joinable()) cutter.join();
+      env.CutPowerAtLogAppend(0);
       env.SetFilesystemActive(false);
       db->reset();
       ASSERT_TRUE(env.DropUnsyncedData().ok());

@@ -40,9 +40,9 @@ run() {
   fi
 }
 
-run crash_test env LEVELQL_CRASH_KILLS="$kills" \
+run crash_test env LEVELQL_CRASH_TIMED=1 LEVELQL_CRASH_KILLS="$kills" \
   LEVELQL_CRASH_TXN_KILLS="$((kills / 3))" "$bin/crash/crash_test"
-run power_loss_test env LEVELQL_POWER_LOSSES=400 \
+run power_loss_test env LEVELQL_POWER_TIMED=1 LEVELQL_POWER_LOSSES=400 \
   "$bin/faults/power_loss_test"
 run fault_injection_test "$bin/faults/fault_injection_test"
 run concurrency_test env LEVELQL_CONCURRENCY_MS=60000 \
