@@ -159,6 +159,7 @@ bool Equal(const Expr& a, const Expr& b) {
          a.unary_op == b.unary_op && a.binary_op == b.binary_op &&
          a.negated == b.negated && a.distinct == b.distinct &&
          a.star == b.star && a.cast_type == b.cast_type &&
+         a.case_operand == b.case_operand && a.case_else == b.case_else &&
          EqualExprs(a.args, b.args);
 }
 

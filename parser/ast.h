@@ -43,6 +43,9 @@ enum class ExprKind {
   kFunction,  // name([DISTINCT] args...) or name(*) when star
   kCast,      // CAST(args[0] AS cast_type)
   kArray,     // ARRAY[args...]
+  kCase,      // CASE [args[0]] WHEN w THEN t ... [ELSE e] END: args are the
+              // operand (when case_operand), then each WHEN and its THEN,
+              // then the ELSE (when case_else)
 };
 
 enum class UnaryOp { kPlus, kMinus, kNot };
@@ -83,10 +86,12 @@ struct Expr {
                           // use of a :name get the next number (SQLite)
   UnaryOp unary_op = UnaryOp::kPlus;
   BinaryOp binary_op = BinaryOp::kAdd;
-  bool negated = false;   // NOT BETWEEN / NOT IN / IS NOT NULL / NOT LIKE
-  bool distinct = false;  // kFunction: COUNT(DISTINCT x)
-  bool star = false;      // kFunction: COUNT(*)
-  TypeName cast_type;     // kCast
+  bool negated = false;       // NOT BETWEEN / NOT IN / IS NOT NULL / NOT LIKE
+  bool distinct = false;      // kFunction: COUNT(DISTINCT x)
+  bool star = false;          // kFunction: COUNT(*)
+  TypeName cast_type;         // kCast
+  bool case_operand = false;  // kCase: CASE x WHEN ... (args[0] is x)
+  bool case_else = false;     // kCase: the last arg is the ELSE
   std::vector<ExprPtr> args;
 };
 

@@ -165,6 +165,10 @@ constexpr auto make_call = [](auto& ctx) {
 };
 constexpr auto set_star = [](auto& ctx) { _val(ctx).e->star = true; };
 constexpr auto set_distinct = [](auto& ctx) { _val(ctx).e->distinct = true; };
+constexpr auto set_case_operand = [](auto& ctx) {
+  _val(ctx).e->case_operand = true;
+};
+constexpr auto set_case_else = [](auto& ctx) { _val(ctx).e->case_else = true; };
 constexpr auto set_cast_type = [](auto& ctx) {
   _val(ctx).e->cast_type = _attr(ctx);
 };
@@ -245,6 +249,7 @@ x3::rule<struct cat_id, PExpr> const cat_expr = "expression";
 x3::rule<struct unary_id, PExpr> const unary_expr = "expression";
 x3::rule<struct primary_id, PExpr> const primary = "expression";
 x3::rule<struct cast_id, PExpr> const cast_expr = "CAST";
+x3::rule<struct case_id, PExpr> const case_expr = "CASE";
 x3::rule<struct array_id, PExpr> const array_expr = "ARRAY";
 x3::rule<struct column_or_call_id, PExpr> const column_or_call = "expression";
 x3::rule<struct type_name_id, TypeName> const type_name = "type name";
@@ -259,7 +264,7 @@ auto const not_expr_def = *not_op[open_unary] >> eq_expr[close_unary];
 // The equality level: binary = == <> != and the postfix forms.
 auto const operand_start = literal_tok | ident_tok | param_tok | ch_lparen |
                            sign_op | kw("NOT") | kw("DISTINCT") | kw("CAST") |
-                           kw("ARRAY");
+                           kw("ARRAY") | kw("CASE");
 auto const null_tail = kw("NULL")[make_is_null(false)];
 auto const between_tail = kw("BETWEEN")[open_node(ExprKind::kBetween)] >
                           nested[eq_expr][push] > kw("AND") > cmp_expr[push];
@@ -301,17 +306,25 @@ auto const column_or_call_def =
 auto const cast_expr_def = kw_at("CAST")[start_node(ExprKind::kCast)] >
                            ch_lparen > nested[expr][push] >
                            kw("AS") > type_name[set_cast_type] > ch_rparen;
+auto const case_when = kw("WHEN") > nested[expr][push] >
+                       kw("THEN") > nested[expr][push];
+auto const case_expr_def = kw_at("CASE")[start_node(ExprKind::kCase)] >
+                           -(!kw("WHEN") >>
+                             nested[expr][push][set_case_operand]) > +case_when
+                           > -(kw("ELSE") > nested[expr][push][set_case_else]) >
+                           kw("END");
 auto const array_expr_def = kw_at("ARRAY")[start_node(ExprKind::kArray)] >
                             ch_lbracket >
                             -(nested[expr][push] >>
                               *(ch_comma > nested[expr][push])) > ch_rbracket;
 // Reserved words cannot start column_or_call, so what follows it is tried
 // only when it fails.
-auto const primary_def = literal_tok[take] | column_or_call[take] |
-                         (ch_lparen > (reject(kw("SELECT"), "subquery") |
-                                       nested[expr][take_paren]) > ch_rparen) |
-                         param_tok[take] | cast_expr[take] | array_expr[take] |
-                         (&kw("NOT") >> nested[not_expr][take]);
+auto const primary_def =
+    literal_tok[take] | column_or_call[take] |
+    (ch_lparen > (reject(kw("SELECT"), "subquery") | nested[expr][take_paren]) >
+     ch_rparen) |
+    param_tok[take] | cast_expr[take] | array_expr[take] | case_expr[take] |
+    (&kw("NOT") >> nested[not_expr][take]);
 
 auto const type_name_def = type_word[set_to<&TypeName::type>] >>
                            -(ch_lparen >
@@ -322,7 +335,7 @@ auto const type_name_def = type_word[set_to<&TypeName::type>] >>
 
 BOOST_SPIRIT_DEFINE(expr, or_expr, and_expr, not_expr, eq_expr, cmp_expr,
                     add_expr, mul_expr, cat_expr, unary_expr, primary,
-                    cast_expr, array_expr, column_or_call, type_name)
+                    cast_expr, case_expr, array_expr, column_or_call, type_name)
 
 // Names.
 x3::rule<struct table_name_id, Token> const table_name = "table name";

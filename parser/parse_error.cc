@@ -98,7 +98,6 @@ const char* UnsupportedAt(Iter p, Iter end) {
       {"WINDOW", "window function"},
       {"OVER", "window function"},
       {"RETURNING", "RETURNING"},
-      {"CASE", "CASE"},
       {"EXISTS", "EXISTS"},
       {"WITH", "WITH"},
       {"COLLATE", "COLLATE in an expression"},

@@ -263,6 +263,27 @@ void WriteInner(const Expr& e, std::string* out) {
       WriteList(a, 0, out);
       *out += ']';
       return;
+    case ExprKind::kCase: {
+      *out += "CASE";
+      size_t i = 0;
+      if (e.case_operand) {
+        *out += ' ';
+        Write(*a[i++], 0, out);
+      }
+      const size_t whens_end = a.size() - (e.case_else ? 1 : 0);
+      for (; i < whens_end; i += 2) {
+        *out += " WHEN ";
+        Write(*a[i], 0, out);
+        *out += " THEN ";
+        Write(*a[i + 1], 0, out);
+      }
+      if (e.case_else) {
+        *out += " ELSE ";
+        Write(*a.back(), 0, out);
+      }
+      *out += " END";
+      return;
+    }
   }
 }
 

@@ -69,6 +69,9 @@ std::string Tree(const Expr& e) {
              (e.cast_type.is_list ? "[]" : "") + ")";
     case ExprKind::kArray:
       return "ARRAY[" + list(0) + "]";
+    case ExprKind::kCase:
+      return std::string("CASE") + (e.case_operand ? "(x)" : "") +
+             (e.case_else ? "(else)" : "") + list(0) + " END";
   }
   return "?";
 }
@@ -308,6 +311,27 @@ TEST(ParserNames, QualifiedColumnsAndFunctions) {
             "(((cor0.col1 + count(*)) + sum(DISTINCT x)) + count( y))");
   EXPECT_EQ(Item("coalesce(a, NULL, 'x')"), "coalesce( a NULL 'x')");
   EXPECT_EQ(Item("random()"), "random()");
+}
+
+TEST(ParserExpressions, CaseBothFormsNestedAndRoundTripped) {
+  EXPECT_EQ(Item("CASE WHEN a > 1 THEN 'x' END"), "CASE (a > 1) 'x' END");
+  EXPECT_EQ(Item("CASE a WHEN 1 THEN 'x' WHEN 2 THEN 'y' ELSE 'z' END"),
+            "CASE(x)(else) a 1 'x' 2 'y' 'z' END");
+  EXPECT_EQ(Item("CASE WHEN a THEN CASE b WHEN 1 THEN 2 END END + 1"),
+            "(CASE a CASE(x) b 1 2 END END + 1)");
+  for (const char* sql :
+       {"SELECT CASE WHEN a > 1 THEN 'x' ELSE b END FROM t",
+        "SELECT CASE a + 1 WHEN 2 THEN 3 END FROM t WHERE CASE WHEN a THEN b "
+        "END = 1"}) {
+    Statement s = Parse(sql);
+    Result<Statement> again = ParseStatement(ToSql(s));
+    ASSERT_TRUE(again.ok()) << ToSql(s);
+    EXPECT_TRUE(Equal(s, *again)) << ToSql(s);
+  }
+  // What CASE needs, named.
+  EXPECT_FALSE(ParseStatement("SELECT CASE END FROM t").ok());
+  EXPECT_FALSE(ParseStatement("SELECT CASE WHEN 1 THEN 2 FROM t").ok());
+  EXPECT_FALSE(ParseStatement("SELECT CASE a ELSE 1 END FROM t").ok());
 }
 
 TEST(ParserNames, CastTypes) {
@@ -566,8 +590,9 @@ TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
             "NotSupported at 1:1: ALTER TABLE");
   EXPECT_EQ(Error("SELECT a FROM t LIMIT 1, 2"),
             "NotSupported at 1:24: LIMIT with a comma (use LIMIT n OFFSET m)");
-  EXPECT_EQ(Error("SELECT CASE WHEN a THEN 1 END FROM t"),
-            "NotSupported at 1:8: CASE");
+  // CASE is in the dialect (issue 18): a malformed one is a syntax error.
+  EXPECT_EQ(Error("SELECT CASE WHEN a THEN 1 FROM t").substr(0, 23),
+            "SyntaxError at 1:27: ex");
   EXPECT_EQ(Error("SELECT a FROM t WHERE a IS 5"),
             "NotSupported at 1:28: IS other than IS [NOT] NULL");
   EXPECT_EQ(Error("SELECT a FROM t WHERE a NOT GLOB 'x*'"),

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/exec/functions.h"
+
 namespace levelql {
 namespace {
 
@@ -15,62 +17,6 @@ Value BoolValue(std::optional<bool> b) {
   return Value::Int(*b ? 1 : 0);
 }
 
-std::string AsciiCase(std::string s, bool upper) {
-  for (char& c : s) {
-    if (upper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
-    if (!upper && c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  }
-  return s;
-}
-
-// Byte offsets of each UTF-8 code point in `s` (plus s.size() at the end).
-std::vector<size_t> CodePointOffsets(const std::string& s) {
-  std::vector<size_t> offsets;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) offsets.push_back(i);
-  }
-  offsets.push_back(s.size());
-  return offsets;
-}
-
-Result<Value> Substr(const Value& s, const Value& start, const Value* len) {
-  if (s.is_null() || start.is_null() || (len && len->is_null())) return Value();
-  const bool blob = s.type() == Type::kBlob;
-  std::string text = blob ? s.text() : ValueToText(s);
-  std::vector<size_t> offsets;
-  if (blob) {
-    for (size_t i = 0; i <= text.size(); ++i) offsets.push_back(i);
-  } else {
-    offsets = CodePointOffsets(text);
-  }
-  const int64_t n = static_cast<int64_t>(offsets.size()) - 1;
-  Value p1 = CastValue(start, Type::kInteger).value();
-  int64_t from = p1.int_value();
-  int64_t count = std::numeric_limits<int64_t>::max() / 4;
-  if (len) count = CastValue(*len, Type::kInteger).value().int_value();
-  // SQLite: negative start counts from the end; negative length takes the
-  // characters before start.
-  if (from < 0) {
-    from = n + from + 1;
-  } else if (from == 0) {
-    if (count > 0) count -= 1;
-    from = 1;
-  }
-  int64_t begin, end;
-  if (count >= 0) {
-    begin = from - 1;
-    end = begin + count;
-  } else {
-    end = from - 1;
-    begin = end + count;
-  }
-  begin = std::clamp<int64_t>(begin, 0, n);
-  end = std::clamp<int64_t>(end, 0, n);
-  if (end < begin) end = begin;
-  std::string out = text.substr(offsets[begin], offsets[end] - offsets[begin]);
-  return blob ? Value::Blob(std::move(out)) : Value::Text(std::move(out));
-}
-
 Result<Value> CallFunction(const BoundExpr& e, const EvalContext& ctx) {
   std::vector<Value> args;
   args.reserve(e.args.size());
@@ -78,45 +24,38 @@ Result<Value> CallFunction(const BoundExpr& e, const EvalContext& ctx) {
     LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*a, ctx));
     args.push_back(std::move(v));
   }
-  switch (e.function) {
-    case Function::kLower:
-    case Function::kUpper:
-      if (args[0].is_null()) return Value();
-      return Value::Text(
-          AsciiCase(ValueToText(args[0]), e.function == Function::kUpper));
-    case Function::kLength: {
-      const Value& v = args[0];
-      if (v.is_null()) return Value();
-      if (v.type() == Type::kBlob) {
-        return Value::Int(static_cast<int64_t>(v.text().size()));
-      }
-      return Value::Int(
-          static_cast<int64_t>(CodePointOffsets(ValueToText(v)).size() - 1));
-    }
-    case Function::kAbs: {
-      Value v = ToNumeric(args[0]);
-      if (v.is_null()) return Value();
-      if (v.type() == Type::kReal)
-        return Value::Real(std::fabs(v.real_value()));
-      if (v.int_value() < 0) return Negate(v);
-      return v;
-    }
-    case Function::kCoalesce:
-    case Function::kIfnull:
-      for (Value& v : args) {
-        if (!v.is_null()) return std::move(v);
-      }
-      return Value();
-    case Function::kNullif: {
-      Value eq = CompareOp(BinaryOp::kEq, args[0], args[1], e.args[0]->affinity,
-                           e.args[1]->affinity, e.collation);
-      if (!eq.is_null() && eq.int_value() == 1) return Value();
-      return args[0];
-    }
-    case Function::kSubstr:
-      return Substr(args[0], args[1], args.size() > 2 ? &args[2] : nullptr);
+  return ApplyFunction(e, std::move(args));
+}
+
+// CASE: the THEN of the first WHEN that holds (that equals the operand, as
+// `operand = when` compares, in the simple form), else the ELSE, else
+// NULL. Only what is needed is evaluated, as in SQLite.
+Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
+  size_t i = 0;
+  Value operand;
+  if (e.case_operand) {
+    LQ_ASSIGN_OR_RETURN(operand, Evaluate(*e.args[i++], ctx));
   }
-  return Status::NotSupported("unknown function");
+  const size_t whens_end = e.args.size() - (e.case_else ? 1 : 0);
+  for (; i < whens_end; i += 2) {
+    LQ_ASSIGN_OR_RETURN(Value when, Evaluate(*e.args[i], ctx));
+    std::optional<bool> holds;
+    if (e.case_operand) {
+      const BoundExpr& x = *e.args[0];
+      const BoundExpr& w = *e.args[i];
+      const Collation* c = CarriedCollation(x);
+      if (!c) c = CarriedCollation(w);
+      static const Collation* binary = Collation::Get("binary").value();
+      if (!c) c = binary;
+      holds = Truth(
+          CompareOp(BinaryOp::kEq, operand, when, x.affinity, w.affinity, c));
+    } else {
+      holds = Truth(when);
+    }
+    if (holds.value_or(false)) return Evaluate(*e.args[i + 1], ctx);
+  }
+  if (e.case_else) return Evaluate(*e.args.back(), ctx);
+  return Value();
 }
 
 // A predicate on a multi-valued value is true when it is true for some
@@ -337,6 +276,8 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       }
       return Value::List(std::move(elements));
     }
+    case BoundExpr::Kind::kCase:
+      return EvalCase(e, ctx);
   }
   return Value();
 }
@@ -372,6 +313,8 @@ BoundExprPtr MakeConst(Value v) {
 BoundExprPtr CloneExpr(const BoundExpr& expr) {
   auto e = std::make_unique<BoundExpr>();
   e->kind = expr.kind;
+  e->case_operand = expr.case_operand;
+  e->case_else = expr.case_else;
   e->pos = expr.pos;
   e->value = expr.value;
   e->index = expr.index;
@@ -433,9 +376,7 @@ std::string ExprToString(const BoundExpr& e,
     case BoundExpr::Kind::kLike:
       return arg(0) + (e.negated ? " NOT LIKE " : " LIKE ") + arg(1);
     case BoundExpr::Kind::kFunction: {
-      static const char* kNames[] = {"lower",    "upper",  "length", "abs",
-                                     "coalesce", "ifnull", "nullif", "substr"};
-      std::string s = std::string(kNames[static_cast<int>(e.function)]) + "(";
+      std::string s = std::string(FunctionName(e.function)) + "(";
       for (size_t i = 0; i < e.args.size(); ++i) {
         if (i) s += ", ";
         s += arg(i);
@@ -445,6 +386,17 @@ std::string ExprToString(const BoundExpr& e,
     case BoundExpr::Kind::kCast:
       return "CAST(" + arg(0) + " AS " + std::string(TypeName(e.cast_type)) +
              ")";
+    case BoundExpr::Kind::kCase: {
+      std::string s = "CASE";
+      size_t i = 0;
+      if (e.case_operand) s += " " + arg(i++);
+      const size_t whens_end = e.args.size() - (e.case_else ? 1 : 0);
+      for (; i < whens_end; i += 2) {
+        s += " WHEN " + arg(i) + " THEN " + arg(i + 1);
+      }
+      if (e.case_else) s += " ELSE " + arg(e.args.size() - 1);
+      return s + " END";
+    }
     case BoundExpr::Kind::kArray: {
       std::string s = "ARRAY[";
       for (size_t i = 0; i < e.args.size(); ++i) {

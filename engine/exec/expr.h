@@ -22,6 +22,7 @@ namespace levelql {
 // Longest LIKE pattern, in bytes (SQLite's default). Longer is an error.
 inline constexpr size_t kMaxLikePatternBytes = 50000;
 
+// Scalar functions (functions.h has their names and semantics).
 enum class Function {
   kLower,
   kUpper,
@@ -31,6 +32,13 @@ enum class Function {
   kIfnull,
   kNullif,
   kSubstr,
+  kTrim,
+  kLtrim,
+  kRtrim,
+  kReplace,
+  kInstr,
+  kRound,
+  kTypeof,
 };
 
 enum class AggregateKind { kCountStar, kCount, kSum, kMin, kMax, kAvg };
@@ -53,8 +61,11 @@ struct BoundExpr {
     kCast,
     kAggregateRef,
     kArray,
+    kCase,  // args as parser::Expr's kCase: [operand] (when, then)* [else]
   };
   Kind kind = Kind::kConst;
+  bool case_operand = false;  // kCase
+  bool case_else = false;     // kCase
   parser::Position pos;
   Value value;     // kConst
   int index = -1;  // kColumn: row position; kParam: slot; kAggregateRef: slot

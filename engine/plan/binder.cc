@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/exec/functions.h"
+
 namespace levelql {
 namespace {
 
@@ -187,6 +189,13 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       out->type = Type::kList;
       LQ_RETURN_IF_ERROR(bind_args());
       return out;
+    case ExprKind::kCase:
+      // The result has no type or affinity of its own (SQLite).
+      out->kind = BoundExpr::Kind::kCase;
+      out->case_operand = e.case_operand;
+      out->case_else = e.case_else;
+      LQ_RETURN_IF_ERROR(bind_args());
+      return out;
   }
   return Status::NotSupported(Where(e.pos) + "expression");
 }
@@ -254,33 +263,13 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
     return Status::InvalidArgument(Where(e.pos) + "DISTINCT in " + e.name +
                                    "(), which is not an aggregate");
   }
-  if (e.name == "lower" || e.name == "upper") {
-    LQ_RETURN_IF_ERROR(arity(1, 1));
-    out->function = e.name == "lower" ? Function::kLower : Function::kUpper;
-    out->type = Type::kText;
-  } else if (e.name == "length") {
-    LQ_RETURN_IF_ERROR(arity(1, 1));
-    out->function = Function::kLength;
-    out->type = Type::kInteger;
-  } else if (e.name == "abs") {
-    LQ_RETURN_IF_ERROR(arity(1, 1));
-    out->function = Function::kAbs;
-  } else if (e.name == "coalesce") {
-    LQ_RETURN_IF_ERROR(arity(2, 1000));
-    out->function = Function::kCoalesce;
-  } else if (e.name == "ifnull") {
-    LQ_RETURN_IF_ERROR(arity(2, 2));
-    out->function = Function::kIfnull;
-  } else if (e.name == "nullif") {
-    LQ_RETURN_IF_ERROR(arity(2, 2));
-    out->function = Function::kNullif;
-  } else if (e.name == "substr" || e.name == "substring") {
-    LQ_RETURN_IF_ERROR(arity(2, 3));
-    out->function = Function::kSubstr;
-    out->type = Type::kText;
-  } else {
+  const FunctionInfo* f = FindFunction(e.name);
+  if (f == nullptr) {
     return Status::NotSupported(Where(e.pos) + "function " + e.name + "()");
   }
+  LQ_RETURN_IF_ERROR(arity(f->min_args, f->max_args));
+  out->function = f->function;
+  if (f->result) out->type = *f->result;
   for (const auto& a : e.args) {
     LQ_ASSIGN_OR_RETURN(BoundExprPtr b, Bind(*a, scope));
     out->args.push_back(std::move(b));

@@ -178,6 +178,8 @@ class Generator {
 
   Expr Atom(int table);
   Expr Comparison(int table);
+  // A WHEN condition of a searched CASE: a scalar column against a number.
+  Expr CaseCondition(int table);
   Expr LikePredicate(int table, int col);
   Expr InList(int table, int col);
   // A scalar expression of type `type` (no aggregates); *bound is its

@@ -151,7 +151,47 @@ Expr Generator::Scalar(int table, ColType type, int depth, double* bound,
       return Expr::Lit(RandomText(false));
     }
     double b;
-    switch (rng_.Uniform(6)) {
+    switch (rng_.Uniform(8)) {
+      case 6: {
+        // trim / ltrim / rtrim / replace over text (issue 18).
+        Expr x = Scalar(table, ColType::kText, depth - 1, &b, allow_nocase);
+        switch (rng_.Uniform(4)) {
+          case 0:
+            return Expr::Func("trim", {std::move(x)});
+          case 1:
+            return Expr::Func(rng_.OneIn(2) ? "ltrim" : "rtrim",
+                              {std::move(x), Expr::Lit(RandomText(false))});
+          case 2:
+            return Expr::Func("typeof", {std::move(x)});
+          default:
+            return Expr::Func("replace",
+                              {std::move(x), Expr::Lit(RandomText(false)),
+                               Expr::Lit(RandomText(false))});
+        }
+      }
+      case 7: {
+        // CASE, searched or on a binary-collated operand (issue 18).
+        Expr e;
+        e.kind = Expr::Kind::kCase;
+        const bool simple = rng_.OneIn(2);
+        if (simple) {
+          e.case_operand = true;
+          e.kids.push_back(Scalar(table, ColType::kText, depth - 1, &b, false));
+        }
+        const int whens = 1 + static_cast<int>(rng_.Uniform(2));
+        for (int i = 0; i < whens; ++i) {
+          e.kids.push_back(simple ? Expr::Lit(RandomText(false))
+                                  : CaseCondition(table));
+          e.kids.push_back(
+              Scalar(table, ColType::kText, depth - 1, &b, allow_nocase));
+        }
+        if (rng_.OneIn(2)) {
+          e.case_else = true;
+          e.kids.push_back(
+              Scalar(table, ColType::kText, depth - 1, &b, allow_nocase));
+        }
+        return e;
+      }
       case 0:
         return Expr::Binary(
             "||", Scalar(table, ColType::kText, depth - 1, &b, allow_nocase),
@@ -192,7 +232,34 @@ Expr Generator::Scalar(int table, ColType type, int depth, double* bound,
   if (depth <= 0 || rng_.Percent(35))
     return NumericColumnOr(table, type, bound);
   double ba = 0, bb = 0;
-  int r = static_cast<int>(rng_.Uniform(8));
+  int r = static_cast<int>(rng_.Uniform(10));
+  if (r == 8) {
+    // instr (INTEGER) or round (REAL), issue 18.
+    if (type == ColType::kInt) {
+      *bound = 100;
+      return Expr::Func("instr",
+                        {Scalar(table, ColType::kText, depth - 1, &ba, false),
+                         Expr::Lit(RandomText(false))});
+    }
+    Expr x = Scalar(table, type, depth - 1, bound, false);
+    if (rng_.OneIn(2)) return Expr::Func("round", {std::move(x)});
+    return Expr::Func("round",
+                      {std::move(x), Expr::Lit(Value::Int(rng_.Range(0, 4)))});
+  }
+  if (r == 9) {
+    // CASE WHEN <comparison> THEN a [ELSE b] END.
+    Expr e;
+    e.kind = Expr::Kind::kCase;
+    e.kids.push_back(CaseCondition(table));
+    e.kids.push_back(Scalar(table, type, depth - 1, &ba, false));
+    *bound = ba;
+    if (rng_.OneIn(2)) {
+      e.case_else = true;
+      e.kids.push_back(Scalar(table, type, depth - 1, &bb, false));
+      *bound = std::max(ba, bb);
+    }
+    return e;
+  }
   if (r <= 1) {
     static const char* kOps[] = {"+", "-", "*", "/", "%"};
     std::string op = kOps[rng_.Uniform(5)];
@@ -258,6 +325,13 @@ Expr Generator::Scalar(int table, ColType type, int depth, double* bound,
       }
       return NumericColumnOr(table, type, bound);
   }
+}
+
+Expr Generator::CaseCondition(int table) {
+  double b;
+  return Expr::Binary(kCompareOps[rng_.Uniform(8)],
+                      NumericColumnOr(table, ColType::kInt, &b),
+                      Expr::Lit(Value::Int(rng_.Range(-10, 10))));
 }
 
 Expr Generator::Comparison(int table) {

@@ -84,12 +84,12 @@ void ExprCandidates(const Expr& e, std::vector<Expr>* out) {
   bool predicate_node =
       (e.kind == Expr::Kind::kBinary && (e.op == "AND" || e.op == "OR")) ||
       (e.kind == Expr::Kind::kUnary && e.op == "NOT");
-  bool scalar_node = e.kind == Expr::Kind::kFunc ||
-                     e.kind == Expr::Kind::kCast ||
-                     e.kind == Expr::Kind::kUnary ||
-                     (e.kind == Expr::Kind::kBinary &&
-                      (e.op == "+" || e.op == "-" || e.op == "*" ||
-                       e.op == "/" || e.op == "%" || e.op == "||"));
+  bool scalar_node =
+      e.kind == Expr::Kind::kFunc || e.kind == Expr::Kind::kCast ||
+      e.kind == Expr::Kind::kCase || e.kind == Expr::Kind::kUnary ||
+      (e.kind == Expr::Kind::kBinary &&
+       (e.op == "+" || e.op == "-" || e.op == "*" || e.op == "/" ||
+        e.op == "%" || e.op == "||"));
   if (predicate_node) {
     for (const Expr& k : e.kids) out->push_back(k);
   } else if (scalar_node) {

@@ -134,6 +134,17 @@ std::string RenderExpr(const Expr& e, const TableDef& t, Dialect d) {
     }
     case Expr::Kind::kCast:
       return "CAST(" + kid(0) + " AS " + e.op + ")";
+    case Expr::Kind::kCase: {
+      std::string out = "CASE";
+      size_t i = 0;
+      if (e.case_operand) out += " " + kid(i++);
+      const size_t whens_end = e.kids.size() - (e.case_else ? 1 : 0);
+      for (; i < whens_end; i += 2) {
+        out += " WHEN " + kid(i) + " THEN " + kid(i + 1);
+      }
+      if (e.case_else) out += " ELSE " + kid(e.kids.size() - 1);
+      return out + " END";
+    }
     case Expr::Kind::kAgg:
       if (e.kids.empty()) return e.op + "(*)";
       return e.op + (e.distinct ? "(DISTINCT " : "(") + kid(0) + ")";

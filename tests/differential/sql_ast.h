@@ -72,12 +72,16 @@ struct Expr {
     kFunc,     // op(kids...)
     kCast,     // CAST(kids[0] AS op)
     kAgg,      // op([DISTINCT] kids[0]) or count(*) without kids
+    kCase,     // CASE [kids[0] when case_operand] (WHEN w THEN t)...
+               // [ELSE kids.back() when case_else] END
   };
   Kind kind = Kind::kLiteral;
   std::string op;
   bool negated = false;   // NOT BETWEEN, NOT IN, NOT LIKE, IS NOT NULL
   bool distinct = false;  // aggregates
   bool escape = false;    // LIKE ... ESCAPE '!'
+  bool case_operand = false;
+  bool case_else = false;
   int column = -1;
   Value literal;
   std::vector<Expr> kids;
