@@ -71,6 +71,8 @@ struct TableSchema {
   std::vector<ColumnSchema> columns;
   std::vector<KeyColumn> primary_key;  // the row key, in key order
   bool hidden_rowid = false;           // primary key is the hidden last column
+  // The table of a SELECT without FROM: no columns, no storage, one row.
+  bool one_row = false;
   // WITH (salt_buckets = N), or 0: row keys (and index entry keys) carry a
   // bucket byte after the id (indexes/salt.h).
   int salt_buckets = 0;

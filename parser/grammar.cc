@@ -371,11 +371,15 @@ auto const from_table =
     -((kw("AS") > ident_tok[set_to<&Select::alias>]) |
       ident_tok[set_to<&Select::alias>]) >>
     -reject(ch_comma | join_word, "JOIN");
+// FROM may be left out (one row, no table); when what follows the items
+// starts no clause, FROM is what was expected there.
+auto const from_clause = (!(kw("WHERE") | kw("ORDER") | kw("LIMIT") |
+                            end_of_statement)) > kw("FROM") > from_table;
 auto const select_stmt_def =
     (kw("SELECT") >> -(kw("DISTINCT")[flag<&Select::distinct>] | kw("ALL"))) >
     (select_item[push_to<&Select::items>] >>
-     *(ch_comma > select_item[push_to<&Select::items>])) > kw("FROM") >
-    (from_table >> -(kw("WHERE") > expr[set_to<&Select::where>]) >>
+     *(ch_comma > select_item[push_to<&Select::items>])) >>
+    (-from_clause >> -(kw("WHERE") > expr[set_to<&Select::where>]) >>
      -(kw("ORDER") > kw("BY") > order_item[push_to<&Select::order_by>] >>
        *(ch_comma > order_item[push_to<&Select::order_by>])) >>
      -(kw("LIMIT") > expr[set_to<&Select::limit>] >>

@@ -326,11 +326,13 @@ void WriteSelect(const Select& s, std::string* out) {
       WriteName(item.alias, out);
     }
   }
-  *out += " FROM ";
-  WriteName(s.table, out);
-  if (!s.alias.empty()) {
-    *out += " AS ";
-    WriteName(s.alias, out);
+  if (!s.table.empty()) {
+    *out += " FROM ";
+    WriteName(s.table, out);
+    if (!s.alias.empty()) {
+      *out += " AS ";
+      WriteName(s.alias, out);
+    }
   }
   if (s.where) {
     *out += " WHERE ";

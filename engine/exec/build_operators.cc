@@ -137,6 +137,9 @@ std::unique_ptr<RowSource> BuildOperators(
     case Kind::kEmpty:
       out = NewValues({});
       break;
+    case Kind::kOneRow:
+      out = NewValues({Row{}});
+      break;
     case Kind::kTableScan:
       out = NewTableScan(ctx, t, node->reverse);
       break;

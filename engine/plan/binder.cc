@@ -114,6 +114,10 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         return Status::InvalidArgument(Where(e.pos) + "no column " + e.name +
                                        " here (no table in scope)");
       }
+      if (scope.table->one_row) {
+        return Status::NotFound(Where(e.pos) + "no column " + e.name +
+                                " (a SELECT without FROM has no columns)");
+      }
       if (!e.qualifier.empty() && e.qualifier != scope.table->name &&
           e.qualifier != scope.alias) {
         return Status::NotFound(Where(e.pos) + "no table " + e.qualifier);
@@ -283,9 +287,29 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
   return out;
 }
 
+// The table of a SELECT without FROM: no columns and one row.
+std::shared_ptr<const TableSchema> OneRowTable() {
+  static const auto table = [] {
+    auto t = std::make_shared<TableSchema>();
+    t->one_row = true;
+    return std::shared_ptr<const TableSchema>(std::move(t));
+  }();
+  return table;
+}
+
 Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
   BoundSelect out;
-  LQ_ASSIGN_OR_RETURN(out.table, FindTable(select.table, select.table_pos));
+  if (select.table.empty()) {
+    out.table = OneRowTable();
+    for (const parser::SelectItem& item : select.items) {
+      if (!item.expr) {
+        return Status::InvalidArgument(Where(item.pos) +
+                                       "SELECT * without FROM: no columns");
+      }
+    }
+  } else {
+    LQ_ASSIGN_OR_RETURN(out.table, FindTable(select.table, select.table_pos));
+  }
   out.column_names = ColumnNames(*out.table);
   out.distinct = select.distinct;
   Scope scope;

@@ -8,6 +8,8 @@ std::string_view PlanKindName(PlanNode::Kind kind) {
   switch (kind) {
     case PlanNode::Kind::kEmpty:
       return "Empty";
+    case PlanNode::Kind::kOneRow:
+      return "OneRow";
     case PlanNode::Kind::kTableScan:
       return "TableScan";
     case PlanNode::Kind::kIndexScan:

@@ -32,6 +32,7 @@ struct NodeStats {
 struct PlanNode {
   enum class Kind {
     kEmpty,        // the WHERE clause contradicts itself: no row
+    kOneRow,       // SELECT without FROM: one row of no columns
     kTableScan,    // every row, in primary-key order
     kIndexScan,    // spans of an index or of the primary key -> keys
     kIntersect,    // AND of pk-sorted key streams

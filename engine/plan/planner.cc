@@ -169,15 +169,29 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   if (streams && resume == nullptr && (!has_order || order)) {
     request.skip = offset;
   }
-  AccessPlan access = PlanAccess(select.table, rules, input.stats, request);
+  AccessPlan access;
+  if (select.table->one_row) {
+    access.rows = NewPlanNode(Kind::kOneRow, "", 1);
+    access.ordered = true;
+    if (request.where) {
+      access.rows = WrapPlanNode(
+          Kind::kFilter, ExprToString(*request.where, select.column_names),
+          std::move(access.rows));
+      access.rows->predicate = request.where;
+      access.filtered = true;
+    }
+  } else {
+    access = PlanAccess(select.table, rules, input.stats, request);
+  }
   const bool ordered = access.ordered && (!has_order || order);
   std::unique_ptr<PlanNode> root = std::move(access.rows);
 
   const bool distinct = select.distinct && !select.aggregate;
   const bool sorting = (has_order && !ordered) || distinct;
-  out.token_mode = select.aggregate ? TokenMode::kDone
-                   : sorting        ? TokenMode::kSortKey
-                                    : TokenMode::kStream;
+  // At most one row: after it, nothing is left.
+  out.token_mode = select.aggregate || select.table->one_row ? TokenMode::kDone
+                   : sorting ? TokenMode::kSortKey
+                             : TokenMode::kStream;
   RowShape shape = ShapeRows(select, distinct, sorting, &out.hidden);
 
   // What is left to return when resuming.
