@@ -326,6 +326,16 @@ class PathBuilder {
       out.selectivity = 0.05;
       return out;
     }
+    if (t.kind == Kind::kIsNull && t.negated && on_column(*t.args[0]) &&
+        !column_.is_list) {
+      // Every key past the NULLs (before them, descending).
+      Constraint out;
+      Interval i = NotNull();
+      (desc() ? i.hi : i.lo).label = name + " IS NOT NULL";
+      out.intervals.push_back(std::move(i));
+      out.selectivity = 0.95;
+      return out;
+    }
     if (t.kind == Kind::kLike && !t.negated && on_column(*t.args[0]) &&
         column_.type == Type::kText && t.collation == key_.collation &&
         t.args[1]->kind == Kind::kConst &&

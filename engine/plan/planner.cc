@@ -149,12 +149,45 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
       needed.insert(k.column);
     }
   }
+  // MIN or MAX of one column alone is the first non-NULL value in the
+  // column's order (last for MAX): ask for that order and one row, and let
+  // the aggregate read it. Without an index giving that order nothing
+  // changes (the NOT NULL test only drops rows MIN/MAX ignore).
+  std::optional<OrderColumn> extreme;
+  if (rules.on(Rule::kMinMax) && select.aggregate &&
+      select.aggregates.size() == 1 && !select.aggregates[0].distinct &&
+      (select.aggregates[0].kind == AggregateKind::kMin ||
+       select.aggregates[0].kind == AggregateKind::kMax) &&
+      select.aggregates[0].arg->kind == BoundExpr::Kind::kColumn &&
+      !select.aggregates[0].arg->is_list && !select.table->one_row) {
+    const AggregateSpec& a = select.aggregates[0];
+    extreme =
+        OrderColumn{a.arg->index, a.kind == AggregateKind::kMax, a.collation};
+    auto not_null = std::make_unique<BoundExpr>();
+    not_null->kind = BoundExpr::Kind::kIsNull;
+    not_null->negated = true;
+    not_null->args.push_back(CloneExpr(*a.arg));
+    if (out.where) {
+      auto both = std::make_unique<BoundExpr>();
+      both->kind = BoundExpr::Kind::kBinary;
+      both->binary_op = parser::BinaryOp::kAnd;
+      both->args.push_back(std::move(out.where));
+      both->args.push_back(std::move(not_null));
+      out.where = std::move(both);
+    } else {
+      out.where = std::move(not_null);
+    }
+  }
   AccessRequest request;
   request.where = out.where.get();
   request.column_names = &select.column_names;
   if (has_order && order) request.order = *order;
   if (limit >= 0 && streams && offset <= INT64_MAX - limit) {
     request.limit_hint = limit + offset;
+  }
+  if (extreme) {
+    request.order = {*extreme};
+    request.limit_hint = 1;
   }
   request.needed = &needed;
   request.count_only =
@@ -185,6 +218,9 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   }
   const bool ordered = access.ordered && (!has_order || order);
   std::unique_ptr<PlanNode> root = std::move(access.rows);
+  if (extreme && access.ordered) {
+    root = LimitNode(std::move(root), 1, 0);  // the first is the extreme
+  }
 
   const bool distinct = select.distinct && !select.aggregate;
   const bool sorting = (has_order && !ordered) || distinct;

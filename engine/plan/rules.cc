@@ -28,6 +28,8 @@ std::string_view RuleName(Rule r) {
       return "index_only";
     case Rule::kOffsetSkip:
       return "offset_skip";
+    case Rule::kMinMax:
+      return "min_max";
     case Rule::kCount:
       break;
   }

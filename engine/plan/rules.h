@@ -26,6 +26,7 @@ enum class Rule {
   kTopK,             // ORDER BY + LIMIT with a bounded heap
   kIndexOnly,        // no row fetch when the index covers the query
   kOffsetSkip,       // OFFSET skips index entries without fetching rows
+  kMinMax,           // MIN/MAX of an ordered column: its first entry
   kCount,
 };
 
