@@ -61,16 +61,7 @@ class SaltedIterator : public KvIterator {
           LeaveBackward();
           return;
         }
-        CountSeeks(buckets_);
-        forward_ = false;
-        heap_.clear();
-        std::string bound;
-        for (int b = 0; b < buckets_; ++b) {
-          bound.assign(bucket_prefix_[b]).append(suffix);
-          ChildBefore(b, bound);
-          if (InBucket(b)) heap_.push_back(b);
-        }
-        std::make_heap(heap_.begin(), heap_.end(), Order());
+        PlaceChildren(suffix, false, -1);
         if (heap_.empty()) {
           LeaveBackward();
         } else {
@@ -201,16 +192,7 @@ class SaltedIterator : public KvIterator {
   }
 
   void MergeSeek(std::string_view suffix) {
-    CountSeeks(buckets_);
-    forward_ = true;
-    heap_.clear();
-    std::string target;
-    for (int b = 0; b < buckets_; ++b) {
-      target.assign(bucket_prefix_[b]).append(suffix);
-      children_[b]->Seek(target);
-      if (InBucket(b)) heap_.push_back(b);
-    }
-    std::make_heap(heap_.begin(), heap_.end(), Order());
+    PlaceChildren(suffix, true, -1);
     if (heap_.empty()) {
       LeaveForward();
     } else {
@@ -251,36 +233,36 @@ class SaltedIterator : public KvIterator {
 
   // Every child but the current one to its first key after the current key.
   void TurnForward() {
-    const int cur = heap_.front();
-    const std::string suffix(Suffix(cur));
-    CountSeeks(buckets_ - 1);
-    forward_ = true;
-    heap_.clear();
-    std::string target;
-    for (int b = 0; b < buckets_; ++b) {
-      if (b != cur) {
-        target.assign(bucket_prefix_[b]).append(suffix);
-        children_[b]->Seek(target);
-        if (InBucket(b) && Suffix(b) == suffix) children_[b]->Next();
-        if (!InBucket(b)) continue;
-      }
-      heap_.push_back(b);
-    }
-    std::make_heap(heap_.begin(), heap_.end(), Order());
+    const std::string suffix(Suffix(heap_.front()));
+    PlaceChildren(suffix, true, heap_.front());
   }
 
   // Every child but the current one to its last key before the current key.
   void TurnBackward() {
-    const int cur = heap_.front();
-    const std::string suffix(Suffix(cur));
-    CountSeeks(buckets_ - 1);
-    forward_ = false;
+    const std::string suffix(Suffix(heap_.front()));
+    PlaceChildren(suffix, false, heap_.front());
+  }
+
+  // Puts every child but `keep` (-1: none) at its first key at or after
+  // its bucket's prefix + `suffix` (after it, when `keep` sits there), or
+  // backward at its last key before it, and rebuilds the heap of the
+  // children left in their buckets.
+  void PlaceChildren(std::string_view suffix, bool forward, int keep) {
+    CountSeeks(buckets_ - (keep >= 0 ? 1 : 0));
+    forward_ = forward;
     heap_.clear();
     std::string target;
     for (int b = 0; b < buckets_; ++b) {
-      if (b != cur) {
+      if (b != keep) {
         target.assign(bucket_prefix_[b]).append(suffix);
-        ChildBefore(b, target);
+        if (!forward) {
+          ChildBefore(b, target);
+        } else {
+          children_[b]->Seek(target);
+          if (keep >= 0 && InBucket(b) && Suffix(b) == suffix) {
+            children_[b]->Next();
+          }
+        }
         if (!InBucket(b)) continue;
       }
       heap_.push_back(b);
