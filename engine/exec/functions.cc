@@ -98,7 +98,7 @@ Value Trim(const std::vector<Value>& args, bool left, bool right) {
   return Value::Text(x.substr(o[begin], o[end] - o[begin]));
 }
 
-Value Replace(const std::vector<Value>& args) {
+Result<Value> Replace(const std::vector<Value>& args) {
   for (const Value& v : args) {
     if (v.is_null()) return Value();
   }
@@ -106,6 +106,15 @@ Value Replace(const std::vector<Value>& args) {
   const std::string from = ValueToText(args[1]);
   if (from.empty()) return Value::Text(x);
   const std::string to = ValueToText(args[2]);
+  if (to.size() > from.size()) {
+    size_t hits = 0;
+    for (size_t at = 0; (at = x.find(from, at)) != std::string::npos;
+         at += from.size()) {
+      ++hits;
+    }
+    LQ_RETURN_IF_ERROR(CheckValueSize(
+        x.size() + hits * (to.size() - from.size()), "replace()"));
+  }
   std::string out;
   size_t at = 0;
   for (size_t hit; (hit = x.find(from, at)) != std::string::npos;

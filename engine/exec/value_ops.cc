@@ -324,10 +324,19 @@ std::optional<bool> Truth(const Value& v) {
   return n.int_value() != 0;
 }
 
+Status CheckValueSize(size_t bytes, const char* what) {
+  if (bytes <= kMaxValueBytes) return Status::OK();
+  return Status::LimitExceeded(std::string(what) + " would make a value of " +
+                               std::to_string(bytes) + " bytes; the limit is " +
+                               std::to_string(kMaxValueBytes) + " (64 MiB)");
+}
+
 Result<Value> Arithmetic(BinaryOp op, const Value& a0, const Value& b0) {
   if (a0.is_null() || b0.is_null()) return Value();
   if (op == BinaryOp::kConcat) {
-    return Value::Text(ValueToText(a0) + ValueToText(b0));
+    std::string a = ValueToText(a0), b = ValueToText(b0);
+    LQ_RETURN_IF_ERROR(CheckValueSize(a.size() + b.size(), "||"));
+    return Value::Text(std::move(a) + b);
   }
   Value a = ToNumeric(a0), b = ToNumeric(b0);
   if (a.type() == Type::kInteger && b.type() == Type::kInteger) {

@@ -39,7 +39,16 @@ Value ApplyAffinity(const Value& v, Affinity affinity);
 Value CompareOp(parser::BinaryOp op, const Value& a, const Value& b,
                 Affinity aff_a, Affinity aff_b, const Collation* collation);
 
-// + - * / % and ||. Errors on integer overflow.
+// The longest TEXT or BLOB an expression may produce (`||`, replace()):
+// longer is LimitExceeded (SQLite's SQLITE_MAX_LENGTH is 1e9 by default;
+// an embedded engine holding rows in memory takes less).
+inline constexpr size_t kMaxValueBytes = size_t{64} << 20;
+
+// LimitExceeded naming the size when `bytes` exceed kMaxValueBytes.
+Status CheckValueSize(size_t bytes, const char* what);
+
+// + - * / % and ||. Errors on integer overflow and on a || result longer
+// than kMaxValueBytes.
 Result<Value> Arithmetic(parser::BinaryOp op, const Value& a, const Value& b);
 Result<Value> Negate(const Value& v);
 

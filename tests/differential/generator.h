@@ -22,6 +22,12 @@
 
 namespace levelql::difftest {
 
+// Bounds the query generator keeps values within.
+inline constexpr double kIntLimit = 9e18;    // |int64| bound with room to spare
+inline constexpr double kMaxProduct = 1e15;  // bound above which * is not used
+inline constexpr const char* kCompareOps[] = {
+    "=", "<>", "<", "<=", ">", ">=", "==", "!="};
+
 class Rng {
  public:
   explicit Rng(uint64_t seed) : engine_(seed) {}
