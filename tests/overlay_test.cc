@@ -11,49 +11,26 @@
 #include <random>
 
 #include "tests/support/env.h"
+#include "tests/support/map_store.h"
 
 namespace levelql {
 namespace {
 
 // A KvIterator over a std::map, like LevelDB's (both directions).
-class MapIterator : public KvIterator {
- public:
-  explicit MapIterator(const std::map<std::string, std::string>* m)
-      : m_(m), it_(m->end()) {}
-  bool Valid() const override { return it_ != m_->end(); }
-  void Seek(std::string_view t) override {
-    it_ = m_->lower_bound(std::string(t));
-  }
-  void SeekToFirst() override { it_ = m_->begin(); }
-  void SeekToLast() override {
-    it_ = m_->empty() ? m_->end() : std::prev(m_->end());
-  }
-  void Next() override { ++it_; }
-  void Prev() override {
-    it_ = it_ == m_->begin() ? m_->end() : std::prev(it_);
-  }
-  std::string_view key() const override { return it_->first; }
-  std::string_view value() const override { return it_->second; }
-  Status status() const override { return Status::OK(); }
-
- private:
-  const std::map<std::string, std::string>* m_;
-  std::map<std::string, std::string>::const_iterator it_;
-};
+using testing::Map;
+using testing::MapIterator;
 
 std::string Render(const KvIterator& it) {
   return it.Valid() ? std::string(it.key()) + "=" + std::string(it.value())
                     : "(end)";
 }
 
-std::string Render(const std::map<std::string, std::string>& m,
-                   std::map<std::string, std::string>::const_iterator it) {
+std::string Render(const Map& m, Map::const_iterator it) {
   return it == m.end() ? "(end)" : it->first + "=" + it->second;
 }
 
 TEST(Overlay, PendingWritesShadowHideAndAddInBothDirections) {
-  std::map<std::string, std::string> base = {
-      {"a", "1"}, {"c", "3"}, {"e", "5"}, {"g", "7"}};
+  Map base = {{"a", "1"}, {"c", "3"}, {"e", "5"}, {"g", "7"}};
   PendingWrites writes;
   writes["a"] = std::nullopt;  // deleted
   writes["b"] = "20";          // added
@@ -85,7 +62,7 @@ TEST(Overlay, RandomWalksAgreeWithTheMergedMap) {
         return std::string(1, static_cast<char>('a' + rng() % 20)) +
                (rng() % 3 ? "" : std::string(1, static_cast<char>(rng() % 3)));
       };
-      std::map<std::string, std::string> base, merged;
+      Map base, merged;
       PendingWrites writes;
       for (int i = static_cast<int>(rng() % 15); i > 0; --i) {
         base[key()] = std::to_string(rng() % 100);

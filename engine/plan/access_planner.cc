@@ -495,6 +495,10 @@ void NameScans(const TableSchema& table, PlanNode* node, bool per_bucket) {
   if (node->kind == Kind::kIndexScan) {
     node->detail = ScanDetail(table, node->path, node->reverse, per_bucket);
   }
+  if (node->kind == Kind::kTableScan) {
+    node->detail =
+        table.name + MergeBucketsLabel(table, nullptr, node->reverse);
+  }
   if ((node->kind == Kind::kIntersect || node->kind == Kind::kUnion) &&
       table.salt_buckets > 1 && !per_bucket) {
     // Executed once per bucket and merged on the primary key (BucketMerge).
@@ -527,9 +531,8 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
   const bool need_filter = where && !c.exact;
   if (c.keys) NameScans(table, c.keys.get(), false);
   if (!c.keys) {
-    out.rows = Node(Kind::kTableScan,
-                    table.name + MergeBucketsLabel(table, nullptr, false),
-                    planner.n());
+    out.rows = Node(Kind::kTableScan, "", planner.n());
+    NameScans(table, out.rows.get(), false);
   } else {
     std::unique_ptr<PlanNode> keys = std::move(c.keys);
     // OFFSET is counted on keys when they are the rows, in their final

@@ -89,11 +89,10 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
 
 // Reverses every scan and sort of a plan, for a backward read: the rows
 // come in exactly the opposite order.
-void ReversePlan(PlanNode* node, const TableSchema& table) {
+// NameScans writes the scans' EXPLAIN detail afterwards.
+void ReversePlan(PlanNode* node) {
   switch (node->kind) {
     case Kind::kIndexScan:
-      node->reverse = !node->reverse;  // NameScans writes the detail after
-      break;
     case Kind::kTableScan:
     case Kind::kSortKeys:
       node->reverse = !node->reverse;
@@ -106,7 +105,7 @@ void ReversePlan(PlanNode* node, const TableSchema& table) {
     default:
       break;
   }
-  for (auto& c : node->children) ReversePlan(c.get(), table);
+  for (auto& c : node->children) ReversePlan(c.get());
 }
 
 std::unique_ptr<PlanNode> LimitNode(std::unique_ptr<PlanNode> root,
@@ -300,7 +299,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
     // The same plan read backwards from the resume position; the rows the
     // query's LIMIT allows do not matter here, only the page size.
     if (root->kind == Kind::kLimit) root = std::move(root->children[0]);
-    ReversePlan(root.get(), *select.table);
+    ReversePlan(root.get());
     NameScans(*select.table, root.get(), false);
     root = LimitNode(std::move(root), input.backward_rows, 0);
   }

@@ -257,8 +257,9 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
   const int new_bucket = BucketOf(table, new_key);
   // Entries stay where they are only when the row stays in its bucket.
   const bool same_bucket = old_bucket == new_bucket;
-  if (old_key != new_key) {
-    new_key = Place(std::move(new_key), new_bucket);
+  const bool key_changed = old_key != new_key;
+  new_key = Place(std::move(new_key), new_bucket);
+  if (key_changed) {
     std::string existing;
     Status s = Get(new_key, &existing);
     if (s.ok()) {
@@ -268,8 +269,6 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
     }
     if (s.code() != Status::Code::kNotFound) return s;
     Delete(Place(std::move(old_key), old_bucket));
-  } else {
-    new_key = Place(std::move(new_key), new_bucket);
   }
   std::vector<rows::IndexEntry> old_entries, new_entries;
   for (const auto& index : table.indexes) {

@@ -26,63 +26,17 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <string>
 
 #include "engine/database_impl.h"
 #include "engine/storage/kv_store.h"
 #include "engine/storage/leveldb_store.h"
 #include "tests/crash/workload.h"
+#include "tests/faults/fault_env.h"
 
 namespace {
-
-// An Env whose log files kill the process in their kill_at-th append.
-class KillEnv : public leveldb::EnvWrapper {
- public:
-  KillEnv(leveldb::Env* base, int64_t kill_at)
-      : leveldb::EnvWrapper(base), kill_at_(kill_at) {}
-
-  leveldb::Status NewWritableFile(const std::string& f,
-                                  leveldb::WritableFile** r) override {
-    leveldb::Status s = target()->NewWritableFile(f, r);
-    if (s.ok() && IsLog(f)) *r = new KillFile(*r, this);
-    return s;
-  }
-  leveldb::Status NewAppendableFile(const std::string& f,
-                                    leveldb::WritableFile** r) override {
-    leveldb::Status s = target()->NewAppendableFile(f, r);
-    if (s.ok() && IsLog(f)) *r = new KillFile(*r, this);
-    return s;
-  }
-
- private:
-  class KillFile : public leveldb::WritableFile {
-   public:
-    KillFile(leveldb::WritableFile* base, KillEnv* env)
-        : base_(base), env_(env) {}
-    leveldb::Status Append(const leveldb::Slice& data) override {
-      if (++env_->appends_ == env_->kill_at_) raise(SIGKILL);
-      return base_->Append(data);
-    }
-    leveldb::Status Close() override { return base_->Close(); }
-    leveldb::Status Flush() override { return base_->Flush(); }
-    leveldb::Status Sync() override { return base_->Sync(); }
-
-   private:
-    std::unique_ptr<leveldb::WritableFile> base_;
-    KillEnv* env_;
-  };
-
-  static bool IsLog(const std::string& f) {
-    return f.size() > 4 && f.compare(f.size() - 4, 4, ".log") == 0;
-  }
-
-  const int64_t kill_at_;
-  std::atomic<int64_t> appends_{0};
-};
 
 void Append(int fd, const std::string& line) {
   std::string l = line + "\n";
@@ -122,7 +76,8 @@ int main(int argc, char** argv) {
     options.default_salt_buckets = std::atoi(salt);
   }
   // Outlives the store (the process ends without destroying either).
-  auto* env = new KillEnv(leveldb::Env::Default(), kill_at);
+  auto* env = new FaultEnv(leveldb::Env::Default());
+  if (kill_at > 0) env->AtLogAppend(kill_at, [] { raise(SIGKILL); });
   auto kv = kill_at > 0 ? OpenLevelDbStoreWithEnv(dir, options, env)
                         : OpenLevelDbStore(dir, options);
   if (!kv.ok()) {

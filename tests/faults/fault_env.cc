@@ -111,12 +111,18 @@ bool FaultEnv::ShouldFail(Kind kind) {
   return true;
 }
 
+void FaultEnv::AtLogAppend(int64_t n, std::function<void()> action) {
+  log_appends_left_ = 0;
+  log_append_action_ = std::move(action);
+  log_appends_left_ = n;
+}
+
 void FaultEnv::CountLogAppend(const std::string& fname) {
   if (fname.size() < 4 || fname.compare(fname.size() - 4, 4, ".log") != 0) {
     return;
   }
-  if (log_appends_to_cut_.load() > 0 && --log_appends_to_cut_ == 0) {
-    active_ = false;
+  if (log_appends_left_.load() > 0 && --log_appends_left_ == 0) {
+    log_append_action_();
   }
 }
 

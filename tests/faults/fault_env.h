@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -48,11 +49,15 @@ class FaultEnv : public leveldb::EnvWrapper {
   int64_t total_injected() const { return total_injected_.load(); }
 
   void SetFilesystemActive(bool active) { active_ = active; }
-  // Cuts the power (SetFilesystemActive(false)) in the n-th append to a
-  // LevelDB log file from now on, before its bytes are written: a moment
-  // inside a statement's write that is the same on every run (log appends
-  // come from the writing thread only). n <= 0 disarms.
-  void CutPowerAtLogAppend(int64_t n) { log_appends_to_cut_ = n; }
+  // Runs `action` in the n-th append to a LevelDB log file from now on,
+  // before its bytes are written: a moment inside a statement's write that
+  // is the same on every run (log appends come from the writing thread
+  // only). n <= 0 disarms. The power-loss test cuts the power there, the
+  // crash test's child kills itself.
+  void AtLogAppend(int64_t n, std::function<void()> action);
+  void CutPowerAtLogAppend(int64_t n) {
+    AtLogAppend(n, [this] { active_ = false; });
+  }
   void CountLogAppend(const std::string& fname);
   bool filesystem_active() const { return active_.load(); }
   // Cuts every file written through this Env back to its synced length
@@ -84,7 +89,8 @@ class FaultEnv : public leveldb::EnvWrapper {
 
   std::mutex mu_;
   std::map<std::string, FileState> files_;  // guarded by mu_
-  std::atomic<int64_t> log_appends_to_cut_{0};
+  std::atomic<int64_t> log_appends_left_{0};
+  std::function<void()> log_append_action_;
   std::atomic<int> fail_kind_{0};
   std::atomic<int64_t> fail_at_{0};
   std::atomic<int64_t> seen_[3] = {0, 0, 0};
