@@ -35,14 +35,10 @@ class SaltedIterator : public KvIterator {
   }
 
   void Seek(std::string_view target) override {
-    int64_t id;
-    size_t id_size;
-    if (KeyRangeId(target, &id, &id_size)) {
-      if (const SaltLayout::Range* range = layout_->Find(id)) {
-        EnterRange(target.substr(0, id_size), *range);
-        MergeSeek(target.substr(id_size));
-        return;
-      }
+    std::string_view suffix;
+    if (EnterRangeOf(target, &suffix)) {
+      MergeSeek(suffix);
+      return;
     }
     base_->Seek(target);
     SettlePass(true);
@@ -51,27 +47,18 @@ class SaltedIterator : public KvIterator {
   // (none when the target is the range's start: then the keys before the
   // range), merged backward.
   void SeekBefore(std::string_view target) override {
-    int64_t id;
-    size_t id_size;
-    if (KeyRangeId(target, &id, &id_size)) {
-      if (const SaltLayout::Range* range = layout_->Find(id)) {
-        EnterRange(target.substr(0, id_size), *range);
-        const std::string_view suffix = target.substr(id_size);
-        if (suffix.empty()) {
-          LeaveBackward();
-          return;
-        }
-        PlaceChildren(suffix, false, -1);
-        if (heap_.empty()) {
-          LeaveBackward();
-        } else {
-          SetKey();
-        }
-        return;
-      }
+    std::string_view suffix;
+    if (!EnterRangeOf(target, &suffix)) {
+      base_->SeekBefore(target);
+      SettlePass(false);
+      return;
     }
-    base_->SeekBefore(target);
-    SettlePass(false);
+    if (!suffix.empty()) PlaceChildren(suffix, false, -1);
+    if (suffix.empty() || heap_.empty()) {
+      LeaveBackward();
+    } else {
+      SetKey();
+    }
   }
   void SeekToFirst() override {
     base_->SeekToFirst();
@@ -166,6 +153,19 @@ class SaltedIterator : public KvIterator {
     } else {
       MergeSeekToLast();
     }
+  }
+
+  // When `target` lies in a salted range: enters it, sets *suffix to the
+  // target after the range's id, and returns true.
+  bool EnterRangeOf(std::string_view target, std::string_view* suffix) {
+    int64_t id;
+    size_t id_size;
+    if (!KeyRangeId(target, &id, &id_size)) return false;
+    const SaltLayout::Range* range = layout_->Find(id);
+    if (range == nullptr) return false;
+    EnterRange(target.substr(0, id_size), *range);
+    *suffix = target.substr(id_size);
+    return true;
   }
 
   // Child i reads bucket i, or with a pin the pinned bucket alone (none

@@ -183,18 +183,19 @@ WriteBatch WriteTxn::ToBatch() const {
 
 Status WriteTxn::CheckUnique(const TableSchema& table, const IndexSchema& index,
                              const std::string& key, const Row& row) {
-  std::string existing;
-  Status s;
-  for (int b = index.salt_buckets > 0 ? 0 : -1;
-       b < index.salt_buckets &&
-       (s = Get(Place(key, b), &existing)).code() == Status::Code::kNotFound;
-       ++b) {
+  // In a salted table the key may be held by a row of any bucket.
+  const int first = index.salt_buckets > 0 ? 0 : -1;
+  const int last = index.salt_buckets - 1;  // -1 when unsalted
+  for (int b = first; b <= last; ++b) {
+    std::string existing;
+    Status s = Get(Place(key, b), &existing);
+    if (s.code() == Status::Code::kNotFound) continue;
+    LQ_RETURN_IF_ERROR(s);
+    return Status::ConstraintError("UNIQUE index " + index.name +
+                                   ": duplicate key " +
+                                   UniqueKeyText(table, index, key, row));
   }
-  if (s.code() == Status::Code::kNotFound) return Status::OK();
-  LQ_RETURN_IF_ERROR(s);
-  return Status::ConstraintError("UNIQUE index " + index.name +
-                                 ": duplicate key " +
-                                 UniqueKeyText(table, index, key, row));
+  return Status::OK();
 }
 
 Status WriteTxn::InsertRow(const TableSchema& table, const Row& row) {
