@@ -23,8 +23,7 @@ bool SelectRun::PositionOf(const Row& full, int64_t emitted,
       return true;
     case TokenMode::kSortKey: {
       *out = Point(ResumePoint::Kind::kSortKey, emitted);
-      const PlanNode* n = FindOnSpine(*exec.plan, PlanNode::Kind::kSort);
-      if (!n) n = FindOnSpine(*exec.plan, PlanNode::Kind::kTopK);
+      const PlanNode* n = OrderingNode(*exec.plan);
       if (!n) return false;
       for (const SortKey& k : n->sort_keys) {
         out->sort_key.push_back(full[k.column]);

@@ -35,8 +35,12 @@ bool EqualIndexColumns(const std::vector<IndexColumn>& a,
 bool EqualSelect(const Select& a, const Select& b) {
   if (a.distinct != b.distinct || a.table != b.table || a.alias != b.alias ||
       a.items.size() != b.items.size() ||
-      a.order_by.size() != b.order_by.size()) {
+      a.order_by.size() != b.order_by.size() ||
+      a.group_by.size() != b.group_by.size()) {
     return false;
+  }
+  for (size_t i = 0; i < a.group_by.size(); ++i) {
+    if (!EqualPtr(a.group_by[i], b.group_by[i])) return false;
   }
   for (size_t i = 0; i < a.items.size(); ++i) {
     if (a.items[i].alias != b.items[i].alias ||
@@ -50,8 +54,8 @@ bool EqualSelect(const Select& a, const Select& b) {
       return false;
     }
   }
-  return EqualPtr(a.where, b.where) && EqualPtr(a.limit, b.limit) &&
-         EqualPtr(a.offset, b.offset);
+  return EqualPtr(a.where, b.where) && EqualPtr(a.having, b.having) &&
+         EqualPtr(a.limit, b.limit) && EqualPtr(a.offset, b.offset);
 }
 
 // One overload per statement node; std::visit picks them below.

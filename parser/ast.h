@@ -174,6 +174,8 @@ struct Select {
   Position table_pos;
   std::string alias;
   ExprPtr where;
+  std::vector<ExprPtr> group_by;  // an integer literal: a select-list ordinal
+  ExprPtr having;
   std::vector<OrderItem> order_by;
   ExprPtr limit;
   ExprPtr offset;

@@ -373,13 +373,17 @@ auto const from_table =
     -reject(ch_comma | join_word, "JOIN");
 // FROM may be left out (one row, no table); when what follows the items
 // starts no clause, FROM is what was expected there.
-auto const from_clause = (!(kw("WHERE") | kw("ORDER") | kw("LIMIT") |
-                            end_of_statement)) > kw("FROM") > from_table;
+auto const from_clause = (!(kw("WHERE") | kw("GROUP") | kw("HAVING") |
+                            kw("ORDER") | kw("LIMIT") | end_of_statement)) >
+                         kw("FROM") > from_table;
 auto const select_stmt_def =
     (kw("SELECT") >> -(kw("DISTINCT")[flag<&Select::distinct>] | kw("ALL"))) >
     (select_item[push_to<&Select::items>] >>
      *(ch_comma > select_item[push_to<&Select::items>])) >>
     (-from_clause >> -(kw("WHERE") > expr[set_to<&Select::where>]) >>
+     -(kw("GROUP") > kw("BY") > expr[push_to<&Select::group_by>] >>
+       *(ch_comma > expr[push_to<&Select::group_by>])) >>
+     -(kw("HAVING") > expr[set_to<&Select::having>]) >>
      -(kw("ORDER") > kw("BY") > order_item[push_to<&Select::order_by>] >>
        *(ch_comma > order_item[push_to<&Select::order_by>])) >>
      -(kw("LIMIT") > expr[set_to<&Select::limit>] >>

@@ -82,8 +82,6 @@ const char* UnsupportedAt(Iter p, Iter end) {
   std::string w(q - p, ' ');
   for (size_t i = 0; i < w.size(); ++i) w[i] = Upper(p[i]);
   static constexpr std::pair<std::string_view, const char*> kWords[] = {
-      {"GROUP", "GROUP BY"},
-      {"HAVING", "HAVING"},
       {"JOIN", "JOIN"},
       {"INNER", "JOIN"},
       {"LEFT", "JOIN"},

@@ -338,6 +338,14 @@ void WriteSelect(const Select& s, std::string* out) {
     *out += " WHERE ";
     Write(*s.where, 0, out);
   }
+  for (size_t i = 0; i < s.group_by.size(); ++i) {
+    *out += i ? ", " : " GROUP BY ";
+    Write(*s.group_by[i], 0, out);
+  }
+  if (s.having) {
+    *out += " HAVING ";
+    Write(*s.having, 0, out);
+  }
   for (size_t i = 0; i < s.order_by.size(); ++i) {
     *out += i ? ", " : " ORDER BY ";
     Write(*s.order_by[i].expr, 0, out);

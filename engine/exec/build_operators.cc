@@ -1,5 +1,6 @@
 #include "engine/exec/build_operators.h"
 
+#include "engine/exec/aggregate.h"
 #include "engine/exec/row_id_stream.h"
 #include "engine/exec/row_sources.h"
 
@@ -164,8 +165,10 @@ std::unique_ptr<RowSource> BuildOperators(
       out = NewProject(ctx, child(0), node->exprs);
       break;
     case Kind::kAggregate:
-      out = NewAggregate(ctx, child(0), node->aggregates, node->exprs,
-                         t->columns.size());
+      out = NewAggregate(
+          ctx, child(0),
+          GroupSpec{node->aggregates, node->exprs, node->group_keys,
+                    node->collations, node->predicate, t->columns.size()});
       break;
     case Kind::kDistinct:
       out = NewDistinct(child(0), node->width, node->collations);

@@ -41,7 +41,15 @@ enum class Function {
   kTypeof,
 };
 
-enum class AggregateKind { kCountStar, kCount, kSum, kMin, kMax, kAvg };
+enum class AggregateKind {
+  kCountStar,
+  kCount,
+  kSum,
+  kMin,
+  kMax,
+  kAvg,
+  kGroupConcat,
+};
 
 struct BoundExpr;
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
@@ -85,7 +93,8 @@ struct BoundExpr {
 struct AggregateSpec {
   AggregateKind kind = AggregateKind::kCountStar;
   bool distinct = false;
-  BoundExprPtr arg;  // null for COUNT(*)
+  BoundExprPtr arg;        // null for COUNT(*)
+  BoundExprPtr separator;  // group_concat's second argument, or null (",")
   const Collation* collation = nullptr;
 };
 

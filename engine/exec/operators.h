@@ -106,12 +106,6 @@ std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,
 std::unique_ptr<RowSource> NewProject(ExecContext* ctx,
                                       std::unique_ptr<RowSource> input,
                                       std::vector<const BoundExpr*> exprs);
-// One row: `exprs` evaluated over the aggregates of all input rows (bare
-// columns see the last input row, or NULLs when there was none).
-std::unique_ptr<RowSource> NewAggregate(
-    ExecContext* ctx, std::unique_ptr<RowSource> input,
-    const std::vector<AggregateSpec>* aggregates,
-    std::vector<const BoundExpr*> exprs, size_t row_width);
 // Drops rows whose first `width` values equal an earlier row's.
 std::unique_ptr<RowSource> NewDistinct(
     std::unique_ptr<RowSource> input, size_t width,

@@ -166,7 +166,21 @@ class Planner {
       if (count_only_) return static_cast<double>(p.spans.size()) * 4 + 1;
       rows = std::max(0.0, rows - static_cast<double>(skip_));
     }
-    return p.index ? rows * kFetchCost + 1 : rows + 1;
+    // An index that holds every column the query reads is read like the
+    // table: one entry per row, no fetch.
+    return p.index && !Covers(p) ? rows * kFetchCost + 1 : rows + 1;
+  }
+
+  // Whether `p` can be answered from its index entries alone.
+  bool Covers(const AccessPath& p) const {
+    if (!p.index || !read_ || p.may_repeat_rows ||
+        !rules_.on(Rule::kIndexOnly)) {
+      return false;
+    }
+    for (int col : *read_) {
+      if (!IndexProvidesColumn(*table_, p.index, col)) return false;
+    }
+    return true;
   }
 
   // Whether a single scan of `p` can use a ranked index's counts.
@@ -176,9 +190,11 @@ class Planner {
   }
 
   // What the query does with the rows, for the counts of ranked indexes.
-  void set_usage(int64_t skip, bool count_only) {
+  // `read`: every column the query reads, WHERE included (null: unknown).
+  void set_usage(int64_t skip, bool count_only, const std::set<int>* read) {
     skip_ = skip;
     count_only_ = count_only;
+    read_ = read;
   }
 
   // The EXPLAIN detail is written once the plan is chosen (NameScans).
@@ -402,6 +418,7 @@ class Planner {
   double n_;
   int64_t skip_ = 0;
   bool count_only_ = false;
+  const std::set<int>* read_ = nullptr;
 };
 // Splits WHERE into terms and drops constant TRUE ones; nullopt when a
 // constant term is FALSE or NULL (the query matches nothing).
@@ -512,7 +529,13 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
                       const RuleSet& rules, const TableStats* stats,
                       const AccessRequest& request) {
   Planner planner(table_ptr, rules, stats);
-  planner.set_usage(request.skip, request.count_only);
+  std::set<int> read;
+  if (request.needed) {
+    read = *request.needed;
+    ColumnsUsed(request.where, &read);
+  }
+  planner.set_usage(request.skip, request.count_only,
+                    request.needed ? &read : nullptr);
   const TableSchema& table = *table_ptr;
   const BoundExpr* where = request.where;
   std::optional<std::vector<const BoundExpr*>> terms = Terms(where, rules);

@@ -28,7 +28,15 @@ std::vector<std::string> ColumnNames(const TableSchema& table) {
 
 bool IsAggregateName(const std::string& name) {
   return name == "count" || name == "sum" || name == "min" || name == "max" ||
-         name == "avg";
+         name == "avg" || name == "group_concat";
+}
+
+bool HasAggregate(const BoundExpr& e) {
+  if (e.kind == BoundExpr::Kind::kAggregateRef) return true;
+  for (const auto& a : e.args) {
+    if (HasAggregate(*a)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -39,6 +47,9 @@ struct Binder::Scope {
   std::vector<AggregateSpec>* aggregates = nullptr;  // null: not allowed
   bool inside_aggregate = false;
   const char* context = "here";  // for "aggregate functions are not allowed"
+  // Select-list aliases a name that is no column may refer to (HAVING,
+  // ORDER BY), as in SQLite.
+  std::vector<std::pair<std::string, const BoundExpr*>> aliases;
 };
 
 Result<std::shared_ptr<const TableSchema>> Binder::FindTable(
@@ -123,6 +134,16 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         return Status::NotFound(Where(e.pos) + "no table " + e.qualifier);
       }
       int col = scope.table->FindColumn(e.name);
+      if (col < 0 && e.qualifier.empty()) {
+        for (const auto& [alias, expr] : scope.aliases) {
+          if (alias != e.name) continue;
+          if (scope.inside_aggregate && HasAggregate(*expr)) {
+            return Status::InvalidArgument(
+                Where(e.pos) + "aggregate functions cannot be nested");
+          }
+          return CloneExpr(*expr);
+        }
+      }
       if (col < 0) {
         return Status::NotFound(Where(e.pos) + "no column " + e.name +
                                 " in table " + scope.table->name);
@@ -232,18 +253,30 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
       }
       spec.kind = AggregateKind::kCountStar;
     } else {
-      LQ_RETURN_IF_ERROR(arity(1, 1));
+      const bool concat = e.name == "group_concat";
+      LQ_RETURN_IF_ERROR(arity(1, concat ? 2 : 1));
+      if (concat && e.distinct && e.args.size() > 1) {
+        return Status::InvalidArgument(
+            Where(e.pos) +
+            "group_concat(DISTINCT ...) takes one argument (no separator)");
+      }
       spec.kind = e.name == "count" ? AggregateKind::kCount
                   : e.name == "sum" ? AggregateKind::kSum
                   : e.name == "min" ? AggregateKind::kMin
                   : e.name == "max" ? AggregateKind::kMax
-                                    : AggregateKind::kAvg;
+                  : e.name == "avg" ? AggregateKind::kAvg
+                                    : AggregateKind::kGroupConcat;
       scope.inside_aggregate = true;
       Result<BoundExprPtr> arg = Bind(*e.args[0], scope);
+      Result<BoundExprPtr> sep = concat && e.args.size() > 1
+                                     ? Bind(*e.args[1], scope)
+                                     : Result<BoundExprPtr>(BoundExprPtr());
       scope.inside_aggregate = false;
       if (!arg.ok()) return arg.status();
+      if (!sep.ok()) return sep.status();
       spec.collation = CarriedCollation(**arg);
       spec.arg = std::move(arg).value();
+      spec.separator = std::move(sep).value();
     }
     auto out = std::make_unique<BoundExpr>();
     out->kind = BoundExpr::Kind::kAggregateRef;
@@ -254,6 +287,8 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
       out->type = Type::kInteger;
     } else if (spec.kind == AggregateKind::kAvg) {
       out->type = Type::kReal;
+    } else if (spec.kind == AggregateKind::kGroupConcat) {
+      out->type = Type::kText;
     } else if (spec.kind != AggregateKind::kSum) {
       out->type = spec.arg->type;
     }
@@ -343,6 +378,25 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
     out.outputs.push_back(std::move(e));
     out.output_names.push_back(!item.alias.empty() ? item.alias : item.text);
   }
+  LQ_RETURN_IF_ERROR(BindGroupBy(select, scope, &out));
+  {
+    size_t i = 0;
+    for (const parser::SelectItem& item : select.items) {
+      if (!item.expr) {
+        for (const ColumnSchema& c : out.table->columns) i += !c.hidden;
+        continue;
+      }
+      if (!item.alias.empty()) {
+        scope.aliases.emplace_back(item.alias, out.outputs[i].get());
+      }
+      ++i;
+    }
+  }
+  if (select.having) {
+    scope.context = "in HAVING";
+    LQ_ASSIGN_OR_RETURN(out.having, Bind(*select.having, scope));
+  }
+  scope.context = "in ORDER BY";
   for (const parser::OrderItem& item : select.order_by) {
     BoundOrder order;
     order.desc = item.desc;
@@ -381,14 +435,15 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
         order.output = pos;
         order.collation = CarriedCollation(*out.outputs[pos]);
       } else {
-        scope.context = "in ORDER BY";
         LQ_ASSIGN_OR_RETURN(order.expr, Bind(e, scope));
         order.collation = CarriedCollation(*order.expr);
       }
     }
     out.order_by.push_back(std::move(order));
   }
-  out.aggregate = !out.aggregates.empty();
+  // An aggregate anywhere (even only in ORDER BY) aggregates the rows.
+  out.aggregate =
+      !out.aggregates.empty() || !out.group_by.empty() || out.having;
   Scope constant;
   constant.context = "in LIMIT";
   if (select.limit) {
@@ -398,6 +453,61 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
     LQ_ASSIGN_OR_RETURN(out.offset, Bind(*select.offset, constant));
   }
   return out;
+}
+
+// GROUP BY terms: `GROUP BY 2` is the second select item, a name that is no
+// column of the table may be an item's alias (SQLite's rule: columns win);
+// anything else is an expression over the table row.
+Status Binder::BindGroupBy(const parser::Select& select, Scope& scope,
+                           BoundSelect* out) {
+  for (const auto& term : select.group_by) {
+    const Expr& e = *term;
+    BoundExprPtr bound;
+    int output = -1;
+    if (e.kind == ExprKind::kLiteral && e.literal.type() == Type::kInteger) {
+      int64_t k = e.literal.int_value();
+      if (k < 1 || k > static_cast<int64_t>(out->outputs.size())) {
+        return Status::InvalidArgument(
+            Where(e.pos) + "GROUP BY term " + std::to_string(k) +
+            " is out of range: the select list has " +
+            std::to_string(out->outputs.size()) + " columns");
+      }
+      output = static_cast<int>(k - 1);
+    } else if (e.kind == ExprKind::kColumn && e.qualifier.empty() &&
+               scope.table->FindColumn(e.name) < 0) {
+      int position = 0;  // of the item's output (`*` expands)
+      for (const parser::SelectItem& item : select.items) {
+        if (item.expr && item.alias == e.name) {
+          output = position;
+          break;
+        }
+        if (item.expr) {
+          ++position;
+        } else {
+          for (const ColumnSchema& c : scope.table->columns) {
+            position += !c.hidden;
+          }
+        }
+      }
+    }
+    if (output >= 0) {
+      if (HasAggregate(*out->outputs[output])) {
+        return Status::InvalidArgument(
+            Where(e.pos) + "aggregate functions are not allowed in GROUP BY");
+      }
+      bound = CloneExpr(*out->outputs[output]);
+    } else {
+      std::vector<AggregateSpec>* aggregates = scope.aggregates;
+      scope.aggregates = nullptr;
+      scope.context = "in GROUP BY";
+      Result<BoundExprPtr> r = Bind(e, scope);
+      scope.aggregates = aggregates;
+      if (!r.ok()) return r.status();
+      bound = std::move(r).value();
+    }
+    out->group_by.push_back(std::move(bound));
+  }
+  return Status::OK();
 }
 
 Result<BoundInsert> Binder::BindInsert(const parser::Insert& insert) {

@@ -40,8 +40,15 @@ struct BoundSelect {
   std::vector<std::string> output_names;
   std::vector<Type> output_types;
   bool distinct = false;
-  bool aggregate = false;  // one result row from the aggregates
+  // Rows are aggregated: one result row per group of GROUP BY (one row in
+  // all without GROUP BY).
+  bool aggregate = false;
   std::vector<AggregateSpec> aggregates;
+  // GROUP BY terms over the table row (ordinals and aliases resolved).
+  std::vector<BoundExprPtr> group_by;
+  BoundExprPtr having;  // over the aggregates and a group's last row
+  // One result row: aggregates without GROUP BY.
+  bool single_row() const { return aggregate && group_by.empty(); }
   std::vector<BoundOrder> order_by;
   BoundExprPtr limit;   // null: none
   BoundExprPtr offset;  // null: 0
@@ -88,6 +95,8 @@ class Binder {
       bool write = false) const;
   Result<BoundExprPtr> Bind(const parser::Expr& expr, Scope& scope);
   Result<BoundExprPtr> BindFunction(const parser::Expr& expr, Scope& scope);
+  Status BindGroupBy(const parser::Select& select, Scope& scope,
+                     BoundSelect* out);
   Result<int> ParamSlot(const parser::Expr& expr);
 
   std::shared_ptr<const CatalogState> catalog_;

@@ -265,8 +265,7 @@ uint64_t OrderSignature(const PlanNode& plan, TokenMode mode) {
       break;
     case TokenMode::kSortKey: {
       sig = "sort";
-      const PlanNode* n = FindOnSpine(plan, PlanNode::Kind::kSort);
-      if (!n) n = FindOnSpine(plan, PlanNode::Kind::kTopK);
+      const PlanNode* n = OrderingNode(plan);
       for (const SortKey& k : n ? n->sort_keys : std::vector<SortKey>{}) {
         keys::EncodeValue(Value::Int(k.column), keys::Direction::kAsc, &sig);
         sig.push_back(k.desc ? 'd' : 'a');

@@ -92,6 +92,17 @@ const PlanNode* FindOnSpine(const PlanNode& root, PlanNode::Kind kind) {
   return nullptr;
 }
 
+const PlanNode* OrderingNode(const PlanNode& root) {
+  for (const PlanNode* n = &root; n;
+       n = n->children.empty() ? nullptr : n->children[0].get()) {
+    if (n->kind == PlanNode::Kind::kSort || n->kind == PlanNode::Kind::kTopK ||
+        n->kind == PlanNode::Kind::kAggregate) {
+      return n;
+    }
+  }
+  return nullptr;
+}
+
 std::string RenderPlan(const PlanNode& root, bool analyze) {
   std::string out;
   Render(root, 0, analyze, &out);

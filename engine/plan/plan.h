@@ -43,7 +43,8 @@ struct PlanNode {
     kIndexOnly,    // keys -> rows from the index entries alone
     kFilter,       // rows for which `predicate` holds
     kProject,      // `exprs` over each row
-    kAggregate,    // one row of `aggregates`, then `exprs` over it
+    kAggregate,    // per group of `group_keys` (one group without), the
+                   // `aggregates`, then `exprs` over them
     kDistinct,     // rows whose first `width` values are new
     kSort,         // every row, ordered by `sort_keys`
     kTopK,         // the first `top_rows` rows by `sort_keys`
@@ -74,14 +75,18 @@ struct PlanNode {
   // kLimit (-1: no limit)
   int64_t limit = -1;
   int64_t offset = 0;
-  // kFilter
+  // kFilter; kAggregate: HAVING
   const BoundExpr* predicate = nullptr;
   // kProject, kAggregate
   std::vector<const BoundExpr*> exprs;
   const std::vector<AggregateSpec>* aggregates = nullptr;
-  // kSort, kTopK, kResumeAfter
+  // kAggregate: GROUP BY, compared with `collations`.
+  std::vector<const BoundExpr*> group_keys;
+  // kSort, kTopK, kResumeAfter; kAggregate: the order groups come in, when
+  // no sort follows (for tokens)
   std::vector<SortKey> sort_keys;
-  // kDistinct: how many leading values identify a row, and their collations.
+  // kDistinct: how many leading values identify a row, and their collations
+  // (kAggregate: of the group keys).
   size_t width = 0;
   std::vector<const Collation*> collations;
   // kResumeAfter: the row to resume after (values at sort_keys' columns).
@@ -99,6 +104,11 @@ std::string RenderPlan(const PlanNode& root, bool analyze);
 // The nodes from `root` down its first children (the spine every plan of
 // one table has), for finding a node of a kind.
 const PlanNode* FindOnSpine(const PlanNode& root, PlanNode::Kind kind);
+
+// The node whose sort keys give the order of a plan's result rows: the
+// topmost Sort, TopK or Aggregate on the spine (a sort below an aggregate
+// only groups its input).
+const PlanNode* OrderingNode(const PlanNode& root);
 
 }  // namespace levelql
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine/plan/access_planner.h"
+#include "engine/plan/grouping.h"
 #include "engine/plan/normalize.h"
 
 namespace levelql {
@@ -45,7 +46,7 @@ struct RowShape {
 };
 
 RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
-                   std::vector<BoundExprPtr>* hidden) {
+                   const GroupPlan* groups, std::vector<BoundExprPtr>* hidden) {
   RowShape shape;
   for (const auto& e : select.outputs) shape.exprs.push_back(e.get());
   for (const BoundOrder& o : select.order_by) {
@@ -66,6 +67,13 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
     for (size_t i = 0; i < select.outputs.size(); ++i) {
       shape.sort_keys.push_back(
           {static_cast<int>(i), false, CarriedCollation(*select.outputs[i])});
+    }
+  } else if (groups) {
+    // Groups are identified by their keys, in the order they come in.
+    for (const GroupKey& g : groups->keys) {
+      shape.sort_keys.push_back(
+          {static_cast<int>(shape.exprs.size()), g.desc, g.collation});
+      shape.exprs.push_back(g.expr);
     }
   } else if (sorting) {
     // Ties are broken by primary key.
@@ -100,6 +108,7 @@ void ReversePlan(PlanNode* node) {
     case Kind::kSort:
     case Kind::kTopK:
     case Kind::kResumeAfter:
+    case Kind::kAggregate:
       for (SortKey& k : node->sort_keys) k.desc = !k.desc;
       break;
     default:
@@ -136,13 +145,22 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
 
   // 1. Access: which rows, in which order.
   const std::optional<std::vector<OrderColumn>> order = OrderColumns(select);
-  const bool has_order = !select.order_by.empty() && !select.aggregate;
+  const bool single = select.single_row() || select.table->one_row;
+  const bool grouped = select.aggregate && !single;
+  const bool has_order = !select.order_by.empty() && !single;
   const bool streams = !select.aggregate && !select.distinct;
+  std::optional<GroupPlan> groups;
+  if (grouped) groups = PlanGroups(select, order);
   std::set<int> needed;
   for (const auto& e : select.outputs) ColumnsUsed(e.get(), &needed);
   for (const auto& o : select.order_by) ColumnsUsed(o.expr.get(), &needed);
-  for (const auto& a : select.aggregates) ColumnsUsed(a.arg.get(), &needed);
-  if (has_order) {
+  for (const auto& a : select.aggregates) {
+    ColumnsUsed(a.arg.get(), &needed);
+    ColumnsUsed(a.separator.get(), &needed);
+  }
+  for (const auto& g : select.group_by) ColumnsUsed(g.get(), &needed);
+  ColumnsUsed(select.having.get(), &needed);
+  if (has_order && !grouped) {
     // A sort breaks ties by primary key (a total order for tokens).
     for (const KeyColumn& k : select.table->primary_key) {
       needed.insert(k.column);
@@ -153,7 +171,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   // the aggregate read it. Without an index giving that order nothing
   // changes (the NOT NULL test only drops rows MIN/MAX ignore).
   std::optional<OrderColumn> extreme;
-  if (rules.on(Rule::kMinMax) && select.aggregate &&
+  if (rules.on(Rule::kMinMax) && select.single_row() &&
       select.aggregates.size() == 1 && !select.aggregates[0].distinct &&
       (select.aggregates[0].kind == AggregateKind::kMin ||
        select.aggregates[0].kind == AggregateKind::kMax) &&
@@ -181,6 +199,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   request.where = out.where.get();
   request.column_names = &select.column_names;
   if (has_order && order) request.order = *order;
+  if (groups && groups->order) request.order = *groups->order;
   if (limit >= 0 && streams && offset <= INT64_MAX - limit) {
     request.limit_hint = limit + offset;
   }
@@ -190,7 +209,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   }
   request.needed = &needed;
   request.count_only =
-      select.aggregate && needed.empty() && !select.aggregates.empty() &&
+      select.single_row() && needed.empty() && !select.aggregates.empty() &&
       std::all_of(select.aggregates.begin(), select.aggregates.end(),
                   [](const AggregateSpec& a) {
                     return a.kind == AggregateKind::kCountStar;
@@ -215,19 +234,28 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   } else {
     access = PlanAccess(select.table, rules, input.stats, request);
   }
-  const bool ordered = access.ordered && (!has_order || order);
+  // Groups stream from the access path when it reads them in order.
+  const bool group_stream = groups && groups->order && access.ordered;
+  // Groups come in their keys' order, streamed or sorted into it.
+  const bool ordered = grouped ? groups->covers_order_by
+                               : access.ordered && (!has_order || order);
   std::unique_ptr<PlanNode> root = std::move(access.rows);
   if (extreme && access.ordered) {
     root = LimitNode(std::move(root), 1, 0);  // the first is the extreme
   }
+  if (grouped && !group_stream) {
+    root = SortIntoGroups(*select.table, *groups, std::move(root), &out.hidden);
+  }
 
-  const bool distinct = select.distinct && !select.aggregate;
+  const bool distinct = select.distinct && !single;
   const bool sorting = (has_order && !ordered) || distinct;
-  // At most one row: after it, nothing is left.
-  out.token_mode = select.aggregate || select.table->one_row ? TokenMode::kDone
-                   : sorting ? TokenMode::kSortKey
-                             : TokenMode::kStream;
-  RowShape shape = ShapeRows(select, distinct, sorting, &out.hidden);
+  // At most one row: after it, nothing is left. Groups come in the order
+  // of their keys, so a token names the last group's keys.
+  out.token_mode = single               ? TokenMode::kDone
+                   : sorting || grouped ? TokenMode::kSortKey
+                                        : TokenMode::kStream;
+  RowShape shape = ShapeRows(select, distinct, sorting,
+                             groups ? &*groups : nullptr, &out.hidden);
 
   // What is left to return when resuming.
   if (resume) {
@@ -241,11 +269,34 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
 
   // 2. Projection (or the aggregates).
   if (select.aggregate) {
-    root = Wrap(Kind::kAggregate,
-                std::to_string(select.aggregates.size()) + " functions",
-                std::move(root));
+    std::string detail;
+    double rows = 1;
+    if (grouped) {
+      detail = "by (";
+      for (size_t i = 0; i < groups->keys.size(); ++i) {
+        if (i) detail += ", ";
+        detail += ExprToString(*groups->keys[i].expr, select.column_names);
+        if (groups->keys[i].desc) detail += " DESC";
+      }
+      detail += group_stream ? ") in key order, " : "), ";
+      rows = EstimateGroups(*select.table, *groups, input.stats,
+                            root->estimated_rows);
+    }
+    detail += std::to_string(select.aggregates.size()) + " functions";
+    if (select.having) detail += ", HAVING";
+    root = Wrap(Kind::kAggregate, detail, std::move(root));
     root->aggregates = &select.aggregates;
-    root->estimated_rows = 1;
+    root->estimated_rows = rows;
+    if (groups) {
+      for (const GroupKey& g : groups->keys) {
+        root->group_keys.push_back(g.expr);
+        root->collations.push_back(g.collation);
+      }
+      for (auto& e : groups->owned) out.hidden.push_back(std::move(e));
+      // Without a sort above, the groups' order is the rows' order.
+      if (!sorting) root->sort_keys = shape.sort_keys;
+    }
+    root->predicate = select.having.get();
   } else {
     root = Wrap(Kind::kProject, "", std::move(root));
   }
@@ -261,7 +312,8 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   }
 
   // 4. Resume after a token's sort position.
-  if (sorting && resume && resume->kind == ResumePoint::Kind::kSortKey) {
+  if ((sorting || grouped) && resume &&
+      resume->kind == ResumePoint::Kind::kSortKey) {
     if (resume->sort_key.size() != shape.sort_keys.size()) {
       return Status::InvalidArgument(
           "continuation token does not fit this query's order; restart it");

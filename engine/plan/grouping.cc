@@ -1,0 +1,173 @@
+#include "engine/plan/grouping.h"
+
+#include <algorithm>
+
+namespace levelql {
+namespace {
+
+BoundExprPtr ColumnExpr(const TableSchema& table, int column) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundExpr::Kind::kColumn;
+  e->index = column;
+  const ColumnSchema& c = table.columns[column];
+  e->type = c.type;
+  e->is_list = c.is_list;
+  e->collation = c.type == Type::kText ? c.collation : nullptr;
+  return e;
+}
+
+// Without an ORDER BY to follow, the group columns in the order of a key
+// (the primary key first, then each index) that starts with exactly them,
+// so that the key's scan gives the groups; as written when none does.
+void FollowAKey(const TableSchema& table, std::vector<OrderColumn>* columns) {
+  auto try_key = [&](const std::vector<KeyColumn>& key) {
+    if (key.size() < columns->size()) return false;
+    std::vector<OrderColumn> ordered;
+    for (size_t i = 0; i < columns->size(); ++i) {
+      auto it = std::find_if(
+          columns->begin(), columns->end(), [&](const OrderColumn& c) {
+            return c.column == key[i].column &&
+                   (c.collation == key[i].collation ||
+                    table.columns[c.column].type != Type::kText);
+          });
+      if (it == columns->end()) return false;
+      ordered.push_back({it->column, key[i].direction == keys::Direction::kDesc,
+                         it->collation});
+    }
+    *columns = std::move(ordered);
+    return true;
+  };
+  if (try_key(table.primary_key)) return;
+  for (const auto& index : table.indexes) {
+    if (index->multi_valued || !index->needs_reindex.empty()) continue;
+    if (try_key(index->columns)) return;
+  }
+}
+
+}  // namespace
+
+GroupPlan PlanGroups(const BoundSelect& select,
+                     const std::optional<std::vector<OrderColumn>>& order_by) {
+  GroupPlan out;
+  std::vector<OrderColumn> columns;
+  bool all_columns = true;
+  for (const auto& e : select.group_by) {
+    if (e->kind != BoundExpr::Kind::kColumn || e->is_list) {
+      all_columns = false;
+      break;
+    }
+    const Collation* c = CarriedCollation(*e);
+    const bool seen =
+        std::any_of(columns.begin(), columns.end(), [&](const OrderColumn& o) {
+          return o.column == e->index && o.collation == c;
+        });
+    if (!seen) columns.push_back({e->index, false, c});
+  }
+  if (!all_columns) {
+    // Expression terms: sorted as written, ascending.
+    for (const auto& e : select.group_by) {
+      out.keys.push_back({e.get(), false, CarriedCollation(*e)});
+    }
+    return out;
+  }
+  if (select.order_by.empty()) FollowAKey(*select.table, &columns);
+  // The ORDER BY's leading group columns first, in its directions.
+  std::vector<OrderColumn> ordered;
+  size_t matched = 0;
+  if (order_by) {
+    for (const OrderColumn& o : *order_by) {
+      auto it = std::find_if(
+          columns.begin(), columns.end(), [&](const OrderColumn& c) {
+            return c.column == o.column && c.collation == o.collation;
+          });
+      const bool placed = std::any_of(
+          ordered.begin(), ordered.end(), [&](const OrderColumn& c) {
+            return c.column == o.column && c.collation == o.collation;
+          });
+      if (placed) {
+        ++matched;  // ORDER BY a, a: the second term changes nothing
+        continue;
+      }
+      if (it == columns.end()) break;
+      ordered.push_back({o.column, o.desc, o.collation});
+      ++matched;
+    }
+  }
+  out.covers_order_by = order_by && matched == order_by->size();
+  // The other columns follow in the ORDER BY's direction, so that one
+  // ascending index read backwards can give the whole order.
+  // (Without one, each column keeps the direction of the key it follows.)
+  const bool follow_key = ordered.empty();
+  const bool desc = !ordered.empty() && ordered.front().desc;
+  for (const OrderColumn& c : columns) {
+    const bool placed =
+        std::any_of(ordered.begin(), ordered.end(), [&](const OrderColumn& o) {
+          return o.column == c.column && o.collation == c.collation;
+        });
+    if (!placed) {
+      ordered.push_back({c.column, follow_key ? c.desc : desc, c.collation});
+    }
+  }
+  for (const OrderColumn& c : ordered) {
+    out.owned.push_back(ColumnExpr(*select.table, c.column));
+    out.keys.push_back({out.owned.back().get(), c.desc, c.collation});
+  }
+  out.order = std::move(ordered);
+  return out;
+}
+
+double EstimateGroups(const TableSchema& table, const GroupPlan& groups,
+                      const TableStats* stats, double input_rows) {
+  if (!stats || !groups.order || input_rows <= 0) return input_rows;
+  const size_t n = groups.order->size();
+  auto distinct_of = [&](const std::string& name,
+                         const std::vector<KeyColumn>& key) -> double {
+    if (key.size() < n) return -1;
+    for (size_t i = 0; i < n; ++i) {
+      const bool in_groups = std::any_of(
+          groups.order->begin(), groups.order->end(),
+          [&](const OrderColumn& o) { return o.column == key[i].column; });
+      if (!in_groups) return -1;
+    }
+    auto it = stats->indexes.find(name);
+    if (it == stats->indexes.end() || it->second.distinct.size() < n) {
+      return -1;
+    }
+    return static_cast<double>(it->second.distinct[n - 1]);
+  };
+  double best = distinct_of("", table.primary_key);
+  for (const auto& index : table.indexes) {
+    if (index->multi_valued) continue;
+    double d = distinct_of(index->name, index->columns);
+    if (d >= 0 && (best < 0 || d < best)) best = d;
+  }
+  if (best < 0) return input_rows;
+  // Of the table's groups, those the filtered rows fall in (at most).
+  return std::max(1.0, std::min(best, input_rows));
+}
+
+std::unique_ptr<PlanNode> SortIntoGroups(const TableSchema& table,
+                                         const GroupPlan& groups,
+                                         std::unique_ptr<PlanNode> input,
+                                         std::vector<BoundExprPtr>* owned) {
+  auto project = WrapPlanNode(PlanNode::Kind::kProject, "", std::move(input));
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    owned->push_back(ColumnExpr(table, static_cast<int>(i)));
+    project->exprs.push_back(owned->back().get());
+  }
+  std::vector<SortKey> keys;
+  for (const GroupKey& g : groups.keys) {
+    SortKey k;
+    k.column = static_cast<int>(project->exprs.size());
+    k.desc = g.desc;
+    k.collation = g.collation;
+    keys.push_back(k);
+    project->exprs.push_back(g.expr);
+  }
+  auto sort =
+      WrapPlanNode(PlanNode::Kind::kSort, "(GROUP BY)", std::move(project));
+  sort->sort_keys = std::move(keys);
+  return sort;
+}
+
+}  // namespace levelql
