@@ -20,7 +20,7 @@ const StampIndex kRankedStamp = {
 
 const std::vector<std::string>& WorkloadGroups() {
   static const std::vector<std::string> kGroups = {
-      "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "ANALYZE"};
+      "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10", "ANALYZE"};
   return kGroups;
 }
 
@@ -36,6 +36,7 @@ const std::vector<Bench::Workload>& Bench::Workloads() {
       {"W6", "W6", [](Bench& b) { b.RunW6(kPlainStamp); }},
       {"W7", "W7", [](Bench& b) { b.RunW7(kPlainStamp); }},
       {"W9", "W9", [](Bench& b) { b.RunW9(); }},
+      {"W10", "W10", [](Bench& b) { b.RunW10(); }},
       // The ranked-index goals: "not implemented" while levelql refuses
       // WITH (ranked); measured as soon as it accepts it.
       {"W6r", "W6", [](Bench& b) { b.RunW6(kRankedStamp); }},

@@ -179,6 +179,7 @@ class Bench {
   void RunW7(const StampIndex& index);
   void RunW8();
   void RunW9();
+  void RunW10();
   void RunW1r();  // ranked_ingest.cc
   void RunW2s();  // salted_paging.cc
 

@@ -159,6 +159,9 @@ class Generator {
   // rest in index order, LIMIT/OFFSET; sometimes ANDed or ORed with a
   // condition on another index (intersection, union).
   Query IndexedQuery(int table);
+  // GROUP BY one to three columns (or an expression of one), aggregates,
+  // HAVING, ORDER BY over the keys and aggregates.
+  Query GroupedQuery(int table);
   // A predicate over the table's columns, nesting AND/OR/NOT up to `depth`.
   Expr RandomPredicate(int table, int depth);
   // A literal that may or may not match values of `col`.

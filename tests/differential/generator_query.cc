@@ -484,8 +484,69 @@ Expr Generator::ConstantOrderTerm(const Query& q, int* ordinal) {
   return rng_.Pick(kConstants);
 }
 
+Query Generator::GroupedQuery(int table) {
+  const TableDef& t = tables_[table];
+  Query q;
+  q.table = table;
+  q.aggregate = true;
+  // Keys whose value every row of a group shares in both engines: not a
+  // nocase column (a group of 'a' and 'A' shows either) nor a list.
+  std::vector<int> keys;
+  for (size_t i = 0; i < t.cols.size(); ++i) {
+    if (!t.cols[i].nocase && !t.cols[i].list) {
+      keys.push_back(static_cast<int>(i));
+    }
+  }
+  if (keys.empty()) return RandomQuery(table);
+  const int n =
+      static_cast<int>(rng_.Range(1, std::min<int64_t>(3, keys.size())));
+  for (int i = 0; i < n; ++i) {
+    int col = rng_.Pick(keys);
+    Expr key = Expr::Col(col);
+    if (rng_.Percent(15) && t.cols[col].type == ColType::kInt) {
+      key = Expr::Binary("%", key, Expr::Lit(Value::Int(rng_.Range(2, 5))));
+    }
+    q.items.push_back(key);
+    // By ordinal or by the expression.
+    q.group_by.push_back(rng_.OneIn(4) ? Expr::Lit(Value::Int(i + 1)) : key);
+  }
+  const int aggs = static_cast<int>(rng_.Range(0, 3));
+  for (int i = 0; i < aggs; ++i) q.items.push_back(Aggregate(table));
+  if (rng_.Percent(70))
+    q.where = RandomPredicate(table, static_cast<int>(rng_.Range(0, 2)));
+  if (rng_.Percent(30)) {
+    Expr count;
+    count.kind = Expr::Kind::kAgg;
+    count.op = "count";
+    q.having = Expr::Binary(rng_.OneIn(2) ? ">" : "<=", count,
+                            Expr::Lit(Value::Int(rng_.Range(1, 4))));
+  }
+  if (rng_.Percent(60)) {
+    // A total order: maybe an aggregate first, then every key.
+    if (aggs > 0 && rng_.OneIn(3)) {
+      OrderTerm o;
+      o.ordinal = n + 1 + static_cast<int>(rng_.Uniform(aggs));
+      o.desc = rng_.OneIn(2);
+      q.order.push_back(o);
+    }
+    for (int i = 0; i < n; ++i) {
+      OrderTerm o;
+      o.ordinal = i + 1;
+      o.desc = rng_.OneIn(2);
+      q.order.push_back(o);
+    }
+    q.ordered = true;
+    if (rng_.Percent(40)) {
+      q.limit = rng_.Range(0, 10);
+      if (rng_.OneIn(2)) q.offset = rng_.Range(0, 8);
+    }
+  }
+  return q;
+}
+
 Query Generator::RandomQuery(int table) {
   if (rng_.Percent(35)) return IndexedQuery(table);
+  if (rng_.Percent(8)) return GroupedQuery(table);
   const TableDef& t = tables_[table];
   Query q;
   q.table = table;

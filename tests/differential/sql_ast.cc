@@ -164,6 +164,11 @@ std::string RenderQuery(const Query& q, const TableDef& t, Dialect d) {
   }
   out += " FROM " + t.name;
   if (q.where) out += " WHERE " + RenderExpr(*q.where, t, d);
+  for (size_t i = 0; i < q.group_by.size(); ++i) {
+    out += i ? ", " : " GROUP BY ";
+    out += RenderExpr(q.group_by[i], t, d);
+  }
+  if (q.having) out += " HAVING " + RenderExpr(*q.having, t, d);
   for (size_t i = 0; i < q.order.size(); ++i) {
     out += i ? ", " : " ORDER BY ";
     const OrderTerm& o = q.order[i];

@@ -111,6 +111,9 @@ struct Query {
   // ORDER BY fixes the order of every output row: compare in order.
   bool ordered = false;
   bool aggregate = false;  // items are aggregates: exactly one row
+  // GROUP BY (then items are group keys and aggregates, one row per group).
+  std::vector<Expr> group_by;
+  std::optional<Expr> having;
 };
 
 // One step of a test case.
