@@ -43,6 +43,7 @@ const std::vector<Bench::Workload>& Bench::Workloads() {
       {"W7r", "W7", [](Bench& b) { b.RunW7(kRankedStamp); }},
       {"W1r", "W1", [](Bench& b) { b.RunW1r(); }},
       {"W2s", "W2", [](Bench& b) { b.RunW2s(); }},
+      {"W10r", "W10", [](Bench& b) { b.RunW10r(); }},
       {"W8", "W8", [](Bench& b) { b.RunW8(); }},
   };
   return kWorkloads;

@@ -180,6 +180,8 @@ class Bench {
   void RunW8();
   void RunW9();
   void RunW10();
+  void RunW10r();
+  void RunGroupCount(const std::string& workload, const std::string& index);
   void RunW1r();  // ranked_ingest.cc
   void RunW2s();  // salted_paging.cc
 

@@ -23,6 +23,7 @@ class Accumulator {
 
   // COUNT(*) of rows counted without reading them.
   void SetCount(int64_t n) { count_ = n; }
+  void AddCount(int64_t n) { count_ += n; }
 
   // `sep` is group_concat's separator for this row.
   Status Add(const Value& v, const Value& sep) {
@@ -127,7 +128,9 @@ bool ReadsColumn(const BoundExpr& e) {
 class Aggregate : public RowSource {
  public:
   Aggregate(ExecContext* ctx, std::unique_ptr<RowSource> input, GroupSpec spec)
-      : ctx_(ctx), input_(std::move(input)), spec_(std::move(spec)) {}
+      : ctx_(ctx), input_(std::move(input)), spec_(std::move(spec)) {
+    runs_ = spec_.run_components > 0 && input_->counts_runs();
+  }
 
   bool Next(Row* out) override {
     while (!done_) {
@@ -192,7 +195,10 @@ class Aggregate : public RowSource {
   // Reads the next input row and its group key into next_; false at the
   // end or on an error (then status_ says which).
   bool ReadNext() {
-    has_next_ = input_->Next(&next_);
+    next_count_ = 1;
+    has_next_ =
+        runs_ ? input_->NextRun(spec_.run_components, &next_, &next_count_)
+              : input_->Next(&next_);
     if (!has_next_) {
       if (!input_->status().ok()) Fail(input_->status());
       return false;
@@ -219,8 +225,12 @@ class Aggregate : public RowSource {
     return true;
   }
 
-  // Adds one input row to every accumulator.
+  // Adds one input row (or run of next_count_ rows) to every accumulator.
   bool Add(std::vector<Accumulator>* acc, const Row& row) {
+    if (runs_) {
+      for (Accumulator& a : *acc) a.AddCount(next_count_);
+      return true;
+    }
     EvalContext ec{&row, ctx_->params, nullptr};
     for (size_t i = 0; i < acc->size(); ++i) {
       const AggregateSpec& a = (*spec_.aggregates)[i];
@@ -262,6 +272,8 @@ class Aggregate : public RowSource {
   bool done_ = false;
   Row next_;  // the first row of the next group, when has_next_
   bool has_next_ = false;
+  bool runs_ = false;       // the input hands over counted runs
+  int64_t next_count_ = 1;  // rows next_ stands for
   std::vector<Value> key_, next_key_;
   Status status_;
 };

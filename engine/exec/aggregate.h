@@ -27,6 +27,11 @@ struct GroupSpec {
   std::vector<const Collation*> key_collations;
   const BoundExpr* having = nullptr;  // groups for which it is TRUE
   size_t row_width = 0;               // of an input row
+  // > 0: every aggregate is COUNT(*) and the result reads no column but
+  // the keys, and rows that share this many leading index key components
+  // are in one group: the input may hand them over as counted runs
+  // (RowSource::NextRun) instead of one by one.
+  size_t run_components = 0;
 };
 
 // One row per group of `input`, in input order. The spec's expressions must

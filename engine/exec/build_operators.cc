@@ -168,7 +168,8 @@ std::unique_ptr<RowSource> BuildOperators(
       out = NewAggregate(
           ctx, child(0),
           GroupSpec{node->aggregates, node->exprs, node->group_keys,
-                    node->collations, node->predicate, t->columns.size()});
+                    node->collations, node->predicate, t->columns.size(),
+                    node->run_components});
       break;
     case Kind::kDistinct:
       out = NewDistinct(child(0), node->width, node->collations);

@@ -84,6 +84,16 @@ class RowSource {
     (void)n;
     return false;
   }
+  // Reads the next row and the run of rows after it that share its first
+  // `components` index key components (with it, *n rows; *row is the
+  // first), when runs_of() said it can; false at the end or on an error.
+  virtual bool NextRun(size_t components, Row* row, int64_t* n) {
+    (void)components;
+    (void)row;
+    (void)n;
+    return false;
+  }
+  virtual bool counts_runs() const { return false; }
   // Where the row last returned sits in the scan order (its entry key or
   // primary key), for continuation tokens. False when unknown.
   virtual bool Position(ResumePoint::Kind* kind, std::string* key) const {

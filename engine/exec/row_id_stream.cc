@@ -176,6 +176,28 @@ class SpanStream : public RowIdStream {
     }
   }
 
+  int64_t SkipRun(std::string_view prefix) override {
+    if (!Ranked() || reverse_) return RowIdStream::SkipRun(prefix);
+    // The run ends at the prefix's successor or the span's end.
+    const KeySpan& span = spans_[span_];
+    std::string end = keys::PrefixSuccessor(prefix);
+    if (end.empty() || end > span.hi) end = span.hi;
+    KvIterator* view = RankView();  // (sets space_)
+    Result<int64_t> here = ranks::Rank(space_, it_->key(), view);
+    Result<int64_t> there = ranks::Rank(space_, end, view);
+    if (!here.ok() || !there.ok()) {
+      Fail(!here.ok() ? here.status() : there.status());
+      return 0;
+    }
+    if (end == span.hi) {
+      ++span_;
+      EnterSpan();
+    } else {
+      Reposition(end);
+    }
+    return *there - *here;
+  }
+
   bool CountRemaining(int64_t* n) override {
     if (!Ranked()) return false;
     *n = 0;

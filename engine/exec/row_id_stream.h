@@ -51,6 +51,18 @@ class RowIdStream {
   virtual void SkipKeys(int64_t n) {
     for (int64_t i = 0; i < n && Valid(); ++i) Next();
   }
+  // Moves past the current entry and every one after it whose entry key
+  // starts with `prefix` (the current one must); returns how many. A
+  // forward scan of a ranked index counts them through its counts and seeks
+  // past them; others step.
+  virtual int64_t SkipRun(std::string_view prefix) {
+    int64_t n = 0;
+    do {
+      Next();
+      ++n;
+    } while (Valid() && entry_key().starts_with(prefix));
+    return n;
+  }
   // The number of keys from the current one to the end, when the stream
   // can tell without reading them (a scan of a ranked index); else false.
   virtual bool CountRemaining(int64_t* n) {

@@ -159,8 +159,9 @@ class IndexOnly : public RowSource {
   }
 
   bool Next(Row* row) override {
-    if (started_) ids_->Next();
+    if (started_ && !positioned_) ids_->Next();
     started_ = true;
+    positioned_ = false;
     if (!status_.ok() || !ids_->Valid()) return false;
     if (row->size() != table_->columns.size()) {
       row->assign(table_->columns.size(), Value());
@@ -175,6 +176,25 @@ class IndexOnly : public RowSource {
   }
   Status status() const override {
     return status_.ok() ? ids_->status() : status_;
+  }
+  bool counts_runs() const override { return true; }
+  bool NextRun(size_t components, Row* row, int64_t* n) override {
+    if (!Next(row)) return false;
+    // The entry's key up to the end of its first `components` components.
+    rows::EntryParts parts;
+    status_ = rows::ParseIndexEntry(*index_, ids_->entry_key(),
+                                    ids_->entry_value(), &parts);
+    std::string_view in = parts.indexed;
+    for (size_t i = 0; status_.ok() && i < components; ++i) {
+      status_ = keys::SkipComponent(&in, index_->columns[i].direction);
+    }
+    if (!status_.ok()) return false;
+    const std::string_view key = ids_->entry_key();
+    run_prefix_.assign(key.data(), in.data() - key.data());
+    *n = ids_->SkipRun(run_prefix_);
+    positioned_ = true;  // on the entry after the run
+    if (stats_) stats_->rows += *n - 1;
+    return true;
   }
   // Rows that read no column are only counted: a ranked index knows how
   // many are left without reading them.
@@ -215,6 +235,8 @@ class IndexOnly : public RowSource {
   }
 
   bool started_ = false;
+  bool positioned_ = false;  // ids_ is on the next row already (a run)
+  std::string run_prefix_;
   std::shared_ptr<const TableSchema> table_;
   const IndexSchema* index_;
   std::unique_ptr<RowIdStream> ids_;

@@ -1,6 +1,7 @@
 #include "engine/plan/grouping.h"
 
 #include <algorithm>
+#include <set>
 
 namespace levelql {
 namespace {
@@ -144,6 +145,38 @@ double EstimateGroups(const TableSchema& table, const GroupPlan& groups,
   if (best < 0) return input_rows;
   // Of the table's groups, those the filtered rows fall in (at most).
   return std::max(1.0, std::min(best, input_rows));
+}
+
+size_t RunComponents(const BoundSelect& select, const GroupPlan& groups,
+                     const PlanNode& rows,
+                     const std::vector<const BoundExpr*>& exprs) {
+  if (rows.kind != PlanNode::Kind::kIndexOnly || !rows.index || !groups.order) {
+    return 0;
+  }
+  for (const AggregateSpec& a : select.aggregates) {
+    if (a.kind != AggregateKind::kCountStar) return 0;
+  }
+  std::set<int> read;
+  for (const BoundExpr* e : exprs) ColumnsUsed(e, &read);
+  ColumnsUsed(select.having.get(), &read);
+  for (int col : read) {
+    // A run shares key bytes: a nocase key's rows may differ in case.
+    auto it =
+        std::find_if(groups.order->begin(), groups.order->end(),
+                     [&](const OrderColumn& o) { return o.column == col; });
+    if (it == groups.order->end()) return 0;
+    if (it->collation && !it->collation->is_binary()) return 0;
+  }
+  size_t components = 0;
+  for (const OrderColumn& o : *groups.order) {
+    const auto& key = rows.index->columns;
+    auto at = std::find_if(key.begin(), key.end(), [&](const KeyColumn& k) {
+      return k.column == o.column && k.collation == o.collation;
+    });
+    if (at == key.end()) return 0;
+    components = std::max<size_t>(components, at - key.begin() + 1);
+  }
+  return components;
 }
 
 std::unique_ptr<PlanNode> SortIntoGroups(const TableSchema& table,

@@ -12,6 +12,7 @@
 #ifndef LEVELQL_ENGINE_PLAN_GROUPING_H_
 #define LEVELQL_ENGINE_PLAN_GROUPING_H_
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -49,6 +50,15 @@ GroupPlan PlanGroups(const BoundSelect& select,
 // whose leading columns are the group columns, when ANALYZE kept one.
 double EstimateGroups(const TableSchema& table, const GroupPlan& groups,
                       const TableStats* stats, double input_rows);
+
+// GroupSpec::run_components for groups read from `rows` (the access path's
+// rows) whose result reads `exprs`: when `rows` is an index-only scan, every
+// aggregate is COUNT(*), and nothing reads a column but binary-compared
+// keys, the number of the index's leading key components that hold every
+// key; else 0.
+size_t RunComponents(const BoundSelect& select, const GroupPlan& groups,
+                     const PlanNode& rows,
+                     const std::vector<const BoundExpr*>& exprs);
 
 // Rows of `input` (table rows) sorted into the groups' order: a Project that
 // appends the keys' values to the row, and a Sort on them. The expressions

@@ -80,8 +80,10 @@ struct PlanNode {
   // kProject, kAggregate
   std::vector<const BoundExpr*> exprs;
   const std::vector<AggregateSpec>* aggregates = nullptr;
-  // kAggregate: GROUP BY, compared with `collations`.
+  // kAggregate: GROUP BY, compared with `collations`; the index key
+  // components a run of one group shares (aggregate.h), or 0.
   std::vector<const BoundExpr*> group_keys;
+  size_t run_components = 0;
   // kSort, kTopK, kResumeAfter; kAggregate: the order groups come in, when
   // no sort follows (for tokens)
   std::vector<SortKey> sort_keys;

@@ -269,6 +269,8 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
 
   // 2. Projection (or the aggregates).
   if (select.aggregate) {
+    const size_t runs =
+        group_stream ? RunComponents(select, *groups, *root, shape.exprs) : 0;
     std::string detail;
     double rows = 1;
     if (grouped) {
@@ -279,6 +281,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
         if (groups->keys[i].desc) detail += " DESC";
       }
       detail += group_stream ? ") in key order, " : "), ";
+      if (runs > 0) detail += "counting runs of keys, ";
       rows = EstimateGroups(*select.table, *groups, input.stats,
                             root->estimated_rows);
     }
@@ -293,6 +296,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
         root->collations.push_back(g.collation);
       }
       for (auto& e : groups->owned) out.hidden.push_back(std::move(e));
+      root->run_components = runs;
       // Without a sort above, the groups' order is the rows' order.
       if (!sorting) root->sort_keys = shape.sort_keys;
     }
