@@ -36,14 +36,23 @@ bool EqualSelect(const Select& a, const Select& b) {
   if (a.distinct != b.distinct || a.table != b.table || a.alias != b.alias ||
       a.items.size() != b.items.size() ||
       a.order_by.size() != b.order_by.size() ||
-      a.group_by.size() != b.group_by.size()) {
+      a.group_by.size() != b.group_by.size() ||
+      a.joins.size() != b.joins.size()) {
     return false;
+  }
+  for (size_t i = 0; i < a.joins.size(); ++i) {
+    if (a.joins[i].table != b.joins[i].table ||
+        a.joins[i].alias != b.joins[i].alias ||
+        !EqualPtr(a.joins[i].on, b.joins[i].on)) {
+      return false;
+    }
   }
   for (size_t i = 0; i < a.group_by.size(); ++i) {
     if (!EqualPtr(a.group_by[i], b.group_by[i])) return false;
   }
   for (size_t i = 0; i < a.items.size(); ++i) {
     if (a.items[i].alias != b.items[i].alias ||
+        a.items[i].star_table != b.items[i].star_table ||
         !EqualPtr(a.items[i].expr, b.items[i].expr)) {
       return false;
     }

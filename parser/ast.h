@@ -155,10 +155,11 @@ struct DropIndex {
 };
 
 struct SelectItem {
-  ExprPtr expr;       // null for `*`
-  std::string alias;  // empty when none
-  std::string text;   // the expression as written (alias excluded), for
-                      // the result column name; "*" for `*`
+  ExprPtr expr;            // null for `*` and `t.*`
+  std::string star_table;  // `t.*`: the table or alias t
+  std::string alias;       // empty when none
+  std::string text;        // the expression as written (alias excluded), for
+                           // the result column name; "*" for `*`
   Position pos;
 };
 
@@ -167,12 +168,21 @@ struct OrderItem {
   bool desc = false;
 };
 
+// A table after the first of FROM: `JOIN t [AS] a [ON expr]`, or `, t`.
+struct JoinTable {
+  std::string table;
+  Position pos;
+  std::string alias;
+  ExprPtr on;  // null: every pair of rows (a comma or CROSS JOIN)
+};
+
 struct Select {
   bool distinct = false;
   std::vector<SelectItem> items;
-  std::string table;
+  std::string table;  // the first table of FROM (empty: no FROM)
   Position table_pos;
   std::string alias;
+  std::vector<JoinTable> joins;  // inner joins, in FROM order
   ExprPtr where;
   std::vector<ExprPtr> group_by;  // an integer literal: a select-list ordinal
   ExprPtr having;

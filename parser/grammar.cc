@@ -177,6 +177,10 @@ constexpr auto set_item_pos = [](auto& ctx) {
   _val(ctx).pos = St(ctx).Pos(_attr(ctx));
 };
 constexpr auto star_item = [](auto& ctx) { _val(ctx).text = "*"; };
+constexpr auto table_star_item = [](auto& ctx) {
+  _val(ctx).star_table = std::move(_attr(ctx).text);
+  _val(ctx).text = _val(ctx).star_table + ".*";
+};
 constexpr auto set_item_text = [](auto& ctx) {
   _val(ctx).text.assign(_attr(ctx).begin(), _attr(ctx).end());
 };
@@ -233,9 +237,6 @@ constexpr unsigned_parser unsigned_tok{};
 constexpr pragma_value_parser pragma_value{};
 constexpr here_parser here{};
 constexpr end_parser end_of_statement{};
-
-const auto join_word = kw("JOIN") | kw("INNER") | kw("LEFT") | kw("RIGHT") |
-                       kw("FULL") | kw("CROSS") | kw("NATURAL") | kw("OUTER");
 
 x3::rule<struct expr_id, PExpr> const expr = "expression";
 x3::rule<struct or_id, PExpr> const or_expr = "expression";
@@ -296,8 +297,7 @@ auto const unary_expr_def = *sign_op[open_unary] >> primary[close_unary];
 auto const call_args = nested[expr][push] >> *(ch_comma > nested[expr][push]);
 auto const column_or_call_def =
     ident_tok[start_column] >>
-    -((ch_dot >
-       (ident_tok[qualify] | reject(ch_star, "table.* in a select list"))) |
+    -((ch_dot > ident_tok[qualify]) |
       (ch_lparen[make_call] >
        (ch_star[set_star] |
         ((kw("DISTINCT")[set_distinct] | kw("ALL")) > call_args) | -call_args) >
@@ -353,24 +353,40 @@ BOOST_SPIRIT_DEFINE(table_name, index_name, column_name, alias_name,
 
 // SELECT.
 x3::rule<struct select_item_id, SelectItem> const select_item = "expression";
+x3::rule<struct join_id, JoinTable> const join_table = "table name";
 x3::rule<struct order_item_id, OrderItem> const order_item = "expression";
 x3::rule<struct select_id, Select> const select_stmt = "SELECT";
 
 auto const select_item_def =
     here[set_item_pos] >>
     (ch_star[star_item] |
+     (&(ident_tok >> ch_dot >> ch_star) >> ident_tok[table_star_item] >>
+      ch_dot >> ch_star) |
      (x3::raw[expr[set_to<&SelectItem::expr>]][set_item_text] >>
       -((kw("AS") > alias_name[set_to<&SelectItem::alias>]) |
         ident_tok[set_to<&SelectItem::alias>])));
 auto const order_item_def = expr[set_to<&OrderItem::expr>] >>
                             -(kw("ASC") | kw("DESC")[flag<&OrderItem::desc>]) >>
                             -reject(kw("NULLS"), "NULLS FIRST / NULLS LAST");
+// Inner joins only: an outer or NATURAL join, or USING, is refused by name.
+auto const join_start =
+    ch_comma | (kw("CROSS") > kw("JOIN")) | (-kw("INNER") >> kw("JOIN")) |
+    reject(kw("LEFT") | kw("RIGHT") | kw("FULL") | kw("OUTER"), "outer join") |
+    reject(kw("NATURAL"), "NATURAL JOIN");
+auto const join_table_def =
+    join_start >
+    (reject(ch_lparen, "subquery") |
+     table_name[set_name_pos<&JoinTable::table, &JoinTable::pos>]) >>
+    -((kw("AS") > ident_tok[set_to<&JoinTable::alias>]) |
+      ident_tok[set_to<&JoinTable::alias>]) >>
+    -(kw("ON") > expr[set_to<&JoinTable::on>]) >>
+    -reject(kw("USING"), "JOIN ... USING");
 auto const from_table =
     (reject(ch_lparen, "subquery") |
      table_name[set_name_pos<&Select::table, &Select::table_pos>]) >>
     -((kw("AS") > ident_tok[set_to<&Select::alias>]) |
       ident_tok[set_to<&Select::alias>]) >>
-    -reject(ch_comma | join_word, "JOIN");
+    *join_table[push_to<&Select::joins>];
 // FROM may be left out (one row, no table); when what follows the items
 // starts no clause, FROM is what was expected there.
 auto const from_clause = (!(kw("WHERE") | kw("GROUP") | kw("HAVING") |
@@ -389,7 +405,7 @@ auto const select_stmt_def =
      -(kw("LIMIT") > expr[set_to<&Select::limit>] >>
        -((kw("OFFSET") > expr[set_to<&Select::offset>]) |
          reject(ch_comma, "LIMIT with a comma (use LIMIT n OFFSET m)"))));
-BOOST_SPIRIT_DEFINE(select_item, order_item, select_stmt)
+BOOST_SPIRIT_DEFINE(select_item, order_item, select_stmt, join_table)
 
 // INSERT, UPDATE, DELETE.
 x3::rule<struct row_id, std::vector<ExprPtr>> const value_row = "'('";

@@ -317,6 +317,10 @@ void WriteSelect(const Select& s, std::string* out) {
     if (i) *out += ", ";
     const SelectItem& item = s.items[i];
     if (!item.expr) {
+      if (!item.star_table.empty()) {
+        WriteName(item.star_table, out);
+        *out += '.';
+      }
       *out += '*';
       continue;
     }
@@ -332,6 +336,18 @@ void WriteSelect(const Select& s, std::string* out) {
     if (!s.alias.empty()) {
       *out += " AS ";
       WriteName(s.alias, out);
+    }
+    for (const JoinTable& j : s.joins) {
+      *out += " JOIN ";
+      WriteName(j.table, out);
+      if (!j.alias.empty()) {
+        *out += " AS ";
+        WriteName(j.alias, out);
+      }
+      if (j.on) {
+        *out += " ON ";
+        Write(*j.on, 0, out);
+      }
     }
   }
   if (s.where) {

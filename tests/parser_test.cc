@@ -283,6 +283,17 @@ TEST(ParserNames, UnquotedFoldToLowerCaseQuotedStayVerbatim) {
             "SELECT col, \"Col\", \"a\"\"b\", \"select\" FROM tab");
 }
 
+TEST(ParserSelect, JoinsRoundTrip) {
+  EXPECT_EQ(RoundTrip("select a.x, u.* from t as a join u on a.x = u.y "
+                      "inner join v w on w.z = u.y, q cross join r "
+                      "where a.x > 1"),
+            "SELECT a.x, u.* FROM t AS a JOIN u ON a.x = u.y JOIN v AS w ON "
+            "w.z = u.y JOIN q JOIN r WHERE a.x > 1");
+  EXPECT_EQ(RoundTrip("SELECT t.a FROM t"), "SELECT t.a FROM t");
+  EXPECT_EQ(ErrorLine("SELECT * FROM t JOIN"),
+            "SyntaxError at 1:21: expected table name near end of input");
+}
+
 TEST(ParserSelect, GroupByAndHavingRoundTrip) {
   EXPECT_EQ(RoundTrip("select a, count(*) from t where b > 1 group by a, 2 "
                       "having count(*) > 3 order by 2 desc limit 5"),
@@ -570,11 +581,12 @@ TEST(ParserErrors, UnterminatedTokensAreReportedWhereTheyStart) {
 TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
   EXPECT_EQ(Error("SELECT a FROM t GROUP BY a WINDOW w AS ()"),
             "NotSupported at 1:28: window function");
-  EXPECT_EQ(Error("SELECT a FROM t JOIN u ON t.a = u.a"),
-            "NotSupported at 1:17: JOIN");
   EXPECT_EQ(Error("SELECT a FROM t LEFT OUTER JOIN u"),
-            "NotSupported at 1:17: JOIN");
-  EXPECT_EQ(Error("SELECT a FROM t, u"), "NotSupported at 1:16: JOIN");
+            "NotSupported at 1:17: outer join");
+  EXPECT_EQ(Error("SELECT a FROM t NATURAL JOIN u"),
+            "NotSupported at 1:17: NATURAL JOIN");
+  EXPECT_EQ(Error("SELECT a FROM t JOIN u USING (a)"),
+            "NotSupported at 1:24: JOIN ... USING");
   EXPECT_EQ(Error("SELECT a FROM t WHERE a IN (SELECT b FROM u)"),
             "NotSupported at 1:29: subquery");
   EXPECT_EQ(Error("SELECT (SELECT 1) FROM t"), "NotSupported at 1:9: subquery");

@@ -1,6 +1,7 @@
 #include "engine/exec/build_operators.h"
 
 #include "engine/exec/aggregate.h"
+#include "engine/exec/join.h"
 #include "engine/exec/row_id_stream.h"
 #include "engine/exec/row_sources.h"
 
@@ -171,6 +172,19 @@ std::unique_ptr<RowSource> BuildOperators(
                     node->collations, node->predicate, t->columns.size(),
                     node->run_components});
       break;
+    case Kind::kMergeJoin:
+    case Kind::kNestedLoop: {
+      auto input = [&](size_t i) {
+        const auto& table = node->join_tables[i];
+        return BuildOperators(node->children[i].get(), ctx, table ? table : t);
+      };
+      out = node->kind == Kind::kMergeJoin
+                ? NewMergeJoin(input(0), input(1), node->left_key,
+                               node->right_key, node->join_collation,
+                               node->reverse)
+                : NewNestedLoop(input(0), input(1));
+      break;
+    }
     case Kind::kDistinct:
       out = NewDistinct(child(0), node->width, node->collations);
       break;

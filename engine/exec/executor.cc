@@ -86,6 +86,7 @@ Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
   input.rules = &rules;
   input.params = ctx.params;
   input.stats = ctx.stats ? ctx.stats(*select.table) : nullptr;
+  input.stats_of = ctx.stats;
   input.resume = ctx.resume;
   input.backward_rows = backward_rows;
   return PlanSelect(select, limit, offset, input);

@@ -509,6 +509,14 @@ void ColumnsUsed(const BoundExpr* e, std::set<int>* out) {
 }
 
 void NameScans(const TableSchema& table, PlanNode* node, bool per_bucket) {
+  if (!node->join_tables.empty()) {
+    // A join: each input reads its own table.
+    for (size_t i = 0; i < node->children.size(); ++i) {
+      const auto& t = node->join_tables[i];
+      NameScans(t ? *t : table, node->children[i].get(), per_bucket);
+    }
+    return;
+  }
   if (node->kind == Kind::kIndexScan) {
     node->detail = ScanDetail(table, node->path, node->reverse, per_bucket);
   }

@@ -44,6 +44,48 @@ bool HasAggregate(const BoundExpr& e) {
 struct Binder::Scope {
   const TableSchema* table = nullptr;  // null: no columns visible
   std::string alias;
+  // A join: the FROM tables (names resolve through them to positions of
+  // the joined row, `table`).
+  const std::vector<BoundTableRef>* from = nullptr;
+
+  // The position of column `name` (of table `qualifier` when given) in the
+  // row, or an error naming what is missing or ambiguous.
+  Result<int> FindColumn(const parser::Expr& e) const {
+    if (!from) {
+      if (!e.qualifier.empty() && e.qualifier != table->name &&
+          e.qualifier != alias) {
+        return Status::NotFound(Where(e.pos) + "no table " + e.qualifier);
+      }
+      int col = table->FindColumn(e.name);
+      if (col < 0) {
+        return Status::NotFound(Where(e.pos) + "no column " + e.name +
+                                " in table " + table->name);
+      }
+      return col;
+    }
+    int found = -1;
+    bool named = false;
+    for (const BoundTableRef& t : *from) {
+      if (!e.qualifier.empty() && e.qualifier != t.name) continue;
+      named = true;
+      int col = t.table->FindColumn(e.name);
+      if (col < 0) continue;
+      if (found >= 0) {
+        return Status::InvalidArgument(Where(e.pos) + "ambiguous column " +
+                                       e.name + ": more than one table has it");
+      }
+      found = t.offset + col;
+    }
+    if (!named)
+      return Status::NotFound(Where(e.pos) + "no table " + e.qualifier);
+    if (found < 0) {
+      return Status::NotFound(
+          Where(e.pos) + "no column " + e.name +
+          (e.qualifier.empty() ? " in any table" : " in table " + e.qualifier));
+    }
+    return found;
+  }
+
   std::vector<AggregateSpec>* aggregates = nullptr;  // null: not allowed
   bool inside_aggregate = false;
   const char* context = "here";  // for "aggregate functions are not allowed"
@@ -129,12 +171,9 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         return Status::NotFound(Where(e.pos) + "no column " + e.name +
                                 " (a SELECT without FROM has no columns)");
       }
-      if (!e.qualifier.empty() && e.qualifier != scope.table->name &&
-          e.qualifier != scope.alias) {
-        return Status::NotFound(Where(e.pos) + "no table " + e.qualifier);
-      }
-      int col = scope.table->FindColumn(e.name);
-      if (col < 0 && e.qualifier.empty()) {
+      Result<int> found = scope.FindColumn(e);
+      if (!found.ok() && found.status().code() == Status::Code::kNotFound &&
+          e.qualifier.empty()) {
         for (const auto& [alias, expr] : scope.aliases) {
           if (alias != e.name) continue;
           if (scope.inside_aggregate && HasAggregate(*expr)) {
@@ -144,10 +183,8 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
           return CloneExpr(*expr);
         }
       }
-      if (col < 0) {
-        return Status::NotFound(Where(e.pos) + "no column " + e.name +
-                                " in table " + scope.table->name);
-      }
+      if (!found.ok()) return found.status();
+      const int col = *found;
       const ColumnSchema& c = scope.table->columns[col];
       out->kind = BoundExpr::Kind::kColumn;
       out->index = col;
@@ -332,6 +369,66 @@ std::shared_ptr<const TableSchema> OneRowTable() {
   return table;
 }
 
+// The columns `*` or `t.*` stands for: [first, last) of the row, or
+// first < 0 when no table is called t.
+std::pair<int, int> StarColumns(const BoundSelect& select,
+                                const parser::Select& ast,
+                                const parser::SelectItem& item) {
+  const int width = static_cast<int>(select.table->columns.size());
+  if (item.star_table.empty()) return {0, width};
+  if (select.from.empty()) {
+    const bool named =
+        item.star_table == ast.table || item.star_table == ast.alias;
+    return named ? std::pair{0, width} : std::pair{-1, -1};
+  }
+  for (size_t i = 0; i < select.from.size(); ++i) {
+    if (select.from[i].name != item.star_table) continue;
+    const int end =
+        i + 1 < select.from.size() ? select.from[i + 1].offset : width;
+    return {select.from[i].offset, end};
+  }
+  return {-1, -1};
+}
+
+// A join's tables, and the table of its rows: every FROM table's columns in
+// turn, its primary key all of theirs.
+Status Binder::BindFrom(const parser::Select& select, BoundSelect* out) {
+  auto joined = std::make_shared<TableSchema>();
+  auto add = [&](const std::string& name, const parser::Position& pos,
+                 const std::string& alias) -> Status {
+    LQ_ASSIGN_OR_RETURN(auto table, FindTable(name, pos));
+    BoundTableRef ref;
+    ref.name = alias.empty() ? name : alias;
+    ref.offset = static_cast<int>(joined->columns.size());
+    for (const BoundTableRef& other : out->from) {
+      if (other.name == ref.name) {
+        return Status::InvalidArgument(
+            Where(pos) + "table " + ref.name +
+            " appears twice in FROM; give one of them an alias");
+      }
+    }
+    for (const ColumnSchema& c : table->columns) {
+      joined->columns.push_back(c);
+      out->column_names.push_back(ref.name + "." + c.name);
+    }
+    for (KeyColumn k : table->primary_key) {
+      k.column += ref.offset;
+      joined->primary_key.push_back(k);
+    }
+    if (!joined->name.empty()) joined->name += " JOIN ";
+    joined->name += ref.name;
+    ref.table = std::move(table);
+    out->from.push_back(std::move(ref));
+    return Status::OK();
+  };
+  LQ_RETURN_IF_ERROR(add(select.table, select.table_pos, select.alias));
+  for (const parser::JoinTable& j : select.joins) {
+    LQ_RETURN_IF_ERROR(add(j.table, j.pos, j.alias));
+  }
+  out->table = std::move(joined);
+  return Status::OK();
+}
+
 Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
   BoundSelect out;
   if (select.table.empty()) {
@@ -342,22 +439,49 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
                                        "SELECT * without FROM: no columns");
       }
     }
-  } else {
+  } else if (select.joins.empty()) {
     LQ_ASSIGN_OR_RETURN(out.table, FindTable(select.table, select.table_pos));
+  } else {
+    LQ_RETURN_IF_ERROR(BindFrom(select, &out));
   }
-  out.column_names = ColumnNames(*out.table);
+  if (out.from.empty()) out.column_names = ColumnNames(*out.table);
   out.distinct = select.distinct;
   Scope scope;
   scope.table = out.table.get();
   scope.alias = select.alias;
-  if (select.where) {
-    scope.context = "in WHERE";
-    LQ_ASSIGN_OR_RETURN(out.where, Bind(*select.where, scope));
+  if (!out.from.empty()) scope.from = &out.from;
+  // An inner join's ON conditions filter like WHERE.
+  std::vector<const Expr*> conditions;
+  for (const parser::JoinTable& j : select.joins) {
+    if (j.on) conditions.push_back(j.on.get());
+  }
+  if (select.where) conditions.push_back(select.where.get());
+  for (const Expr* condition : conditions) {
+    scope.context = condition == select.where.get() ? "in WHERE" : "in ON";
+    LQ_ASSIGN_OR_RETURN(BoundExprPtr c, Bind(*condition, scope));
+    if (!out.where) {
+      out.where = std::move(c);
+      continue;
+    }
+    auto both = std::make_unique<BoundExpr>();
+    both->kind = BoundExpr::Kind::kBinary;
+    both->binary_op = parser::BinaryOp::kAnd;
+    both->pos = c->pos;
+    both->args.push_back(std::move(out.where));
+    both->args.push_back(std::move(c));
+    out.where = std::move(both);
   }
   scope.aggregates = &out.aggregates;
+  item_outputs_.clear();
   for (const parser::SelectItem& item : select.items) {
-    if (!item.expr) {  // *
-      for (size_t i = 0; i < out.table->columns.size(); ++i) {
+    item_outputs_.push_back(static_cast<int>(out.outputs.size()));
+    if (!item.expr) {  // * or t.*
+      auto [first, last] = StarColumns(out, select, item);
+      if (first < 0) {
+        return Status::NotFound(Where(item.pos) + "no table " +
+                                item.star_table);
+      }
+      for (int i = first; i < last; ++i) {
         const ColumnSchema& c = out.table->columns[i];
         if (c.hidden) continue;
         auto col = std::make_unique<BoundExpr>();
@@ -379,17 +503,11 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
     out.output_names.push_back(!item.alias.empty() ? item.alias : item.text);
   }
   LQ_RETURN_IF_ERROR(BindGroupBy(select, scope, &out));
-  {
-    size_t i = 0;
-    for (const parser::SelectItem& item : select.items) {
-      if (!item.expr) {
-        for (const ColumnSchema& c : out.table->columns) i += !c.hidden;
-        continue;
-      }
-      if (!item.alias.empty()) {
-        scope.aliases.emplace_back(item.alias, out.outputs[i].get());
-      }
-      ++i;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    const parser::SelectItem& item = select.items[i];
+    if (item.expr && !item.alias.empty()) {
+      scope.aliases.emplace_back(item.alias,
+                                 out.outputs[item_outputs_[i]].get());
     }
   }
   if (select.having) {
@@ -423,15 +541,7 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
         }
       }
       if (alias_match >= 0) {
-        // Items before it may have expanded `*`; recount positions.
-        int pos = 0;
-        for (int i = 0; i < alias_match; ++i) {
-          if (select.items[i].expr) {
-            ++pos;
-          } else {
-            for (const ColumnSchema& c : out.table->columns) pos += !c.hidden;
-          }
-        }
+        const int pos = item_outputs_[alias_match];
         order.output = pos;
         order.collation = CarriedCollation(*out.outputs[pos]);
       } else {
@@ -474,19 +584,11 @@ Status Binder::BindGroupBy(const parser::Select& select, Scope& scope,
       }
       output = static_cast<int>(k - 1);
     } else if (e.kind == ExprKind::kColumn && e.qualifier.empty() &&
-               scope.table->FindColumn(e.name) < 0) {
-      int position = 0;  // of the item's output (`*` expands)
-      for (const parser::SelectItem& item : select.items) {
-        if (item.expr && item.alias == e.name) {
-          output = position;
+               !scope.FindColumn(e).ok()) {
+      for (size_t i = 0; i < select.items.size(); ++i) {
+        if (select.items[i].expr && select.items[i].alias == e.name) {
+          output = item_outputs_[i];
           break;
-        }
-        if (item.expr) {
-          ++position;
-        } else {
-          for (const ColumnSchema& c : scope.table->columns) {
-            position += !c.hidden;
-          }
         }
       }
     }

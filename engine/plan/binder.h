@@ -32,8 +32,19 @@ struct BoundOrder {
   const Collation* collation = nullptr;
 };
 
-struct BoundSelect {
+// One table of a join's FROM, and where its columns start in the joined row.
+struct BoundTableRef {
   std::shared_ptr<const TableSchema> table;
+  std::string name;  // the alias, else the table's name (for EXPLAIN)
+  int offset = 0;
+};
+
+struct BoundSelect {
+  // The rows' table; for a join, a made-up table whose row is every FROM
+  // table's row in turn (their columns at `from[i].offset`) and whose
+  // primary key is all of theirs.
+  std::shared_ptr<const TableSchema> table;
+  std::vector<BoundTableRef> from;        // joins only: the FROM tables
   std::vector<std::string> column_names;  // of the table row, for EXPLAIN
   BoundExprPtr where;                     // null: every row
   std::vector<BoundExprPtr> outputs;
@@ -97,10 +108,14 @@ class Binder {
   Result<BoundExprPtr> BindFunction(const parser::Expr& expr, Scope& scope);
   Status BindGroupBy(const parser::Select& select, Scope& scope,
                      BoundSelect* out);
+  Status BindFrom(const parser::Select& select, BoundSelect* out);
   Result<int> ParamSlot(const parser::Expr& expr);
 
   std::shared_ptr<const CatalogState> catalog_;
   ParamSlots params_;
+  // Per select item of the SELECT being bound, its first output (`*` and
+  // `t.*` stand for several).
+  std::vector<int> item_outputs_;
 };
 
 }  // namespace levelql

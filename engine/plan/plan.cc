@@ -42,6 +42,10 @@ std::string_view PlanKindName(PlanNode::Kind kind) {
       return "Limit";
     case PlanNode::Kind::kResumeAfter:
       return "ResumeAfter";
+    case PlanNode::Kind::kMergeJoin:
+      return "MergeJoin";
+    case PlanNode::Kind::kNestedLoop:
+      return "NestedLoop";
   }
   return "?";
 }
@@ -96,7 +100,9 @@ const PlanNode* OrderingNode(const PlanNode& root) {
   for (const PlanNode* n = &root; n;
        n = n->children.empty() ? nullptr : n->children[0].get()) {
     if (n->kind == PlanNode::Kind::kSort || n->kind == PlanNode::Kind::kTopK ||
-        n->kind == PlanNode::Kind::kAggregate) {
+        n->kind == PlanNode::Kind::kAggregate ||
+        n->kind == PlanNode::Kind::kMergeJoin ||
+        n->kind == PlanNode::Kind::kNestedLoop) {
       return n;
     }
   }

@@ -50,6 +50,8 @@ struct PlanNode {
     kTopK,         // the first `top_rows` rows by `sort_keys`
     kLimit,        // `offset` rows skipped, then at most `limit`
     kResumeAfter,  // rows after `resume_row` in the order of `sort_keys`
+    kMergeJoin,    // rows of children[0] and [1] with equal join keys
+    kNestedLoop,   // every row of children[0] with every one of [1]
   };
   Kind kind = Kind::kTableScan;
   std::string detail;
@@ -93,6 +95,15 @@ struct PlanNode {
   std::vector<const Collation*> collations;
   // kResumeAfter: the row to resume after (values at sort_keys' columns).
   Row resume_row;
+  // kMergeJoin, kNestedLoop: the table each child reads (null: a child
+  // that is itself a join); kMergeJoin: where the key is in the left rows
+  // and in the right rows, and how it compares (`reverse`: both children
+  // come in descending key order). Their `sort_keys` (for tokens): the
+  // order of the result rows when nothing sorts them again.
+  std::vector<std::shared_ptr<const TableSchema>> join_tables;
+  int left_key = -1;
+  int right_key = -1;
+  const Collation* join_collation = nullptr;
 
   NodeStats stats;  // filled while running, for EXPLAIN ANALYZE
 };
@@ -108,8 +119,8 @@ std::string RenderPlan(const PlanNode& root, bool analyze);
 const PlanNode* FindOnSpine(const PlanNode& root, PlanNode::Kind kind);
 
 // The node whose sort keys give the order of a plan's result rows: the
-// topmost Sort, TopK or Aggregate on the spine (a sort below an aggregate
-// only groups its input).
+// topmost Sort, TopK, Aggregate or join on the spine (a sort below an
+// aggregate only groups its input, one below a join orders a join input).
 const PlanNode* OrderingNode(const PlanNode& root);
 
 }  // namespace levelql

@@ -6,6 +6,7 @@
 
 #include "engine/plan/access_planner.h"
 #include "engine/plan/grouping.h"
+#include "engine/plan/join_planner.h"
 #include "engine/plan/normalize.h"
 
 namespace levelql {
@@ -46,7 +47,9 @@ struct RowShape {
 };
 
 RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
-                   const GroupPlan* groups, std::vector<BoundExprPtr>* hidden) {
+                   const GroupPlan* groups,
+                   const std::vector<SortKey>* join_order,
+                   std::vector<BoundExprPtr>* hidden) {
   RowShape shape;
   for (const auto& e : select.outputs) shape.exprs.push_back(e.get());
   for (const BoundOrder& o : select.order_by) {
@@ -74,6 +77,19 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
       shape.sort_keys.push_back(
           {static_cast<int>(shape.exprs.size()), g.desc, g.collation});
       shape.exprs.push_back(g.expr);
+    }
+  } else if (join_order && !sorting) {
+    // Joined rows come in their join order (a total one).
+    for (const SortKey& k : *join_order) {
+      auto e = std::make_unique<BoundExpr>();
+      e->kind = BoundExpr::Kind::kColumn;
+      e->index = k.column;
+      e->type = select.table->columns[k.column].type;
+      e->collation = k.collation;
+      shape.sort_keys.push_back(
+          {static_cast<int>(shape.exprs.size()), k.desc, k.collation});
+      shape.exprs.push_back(e.get());
+      hidden->push_back(std::move(e));
     }
   } else if (sorting) {
     // Ties are broken by primary key.
@@ -104,6 +120,11 @@ void ReversePlan(PlanNode* node) {
     case Kind::kTableScan:
     case Kind::kSortKeys:
       node->reverse = !node->reverse;
+      break;
+    case Kind::kMergeJoin:
+    case Kind::kNestedLoop:
+      node->reverse = !node->reverse;
+      for (SortKey& k : node->sort_keys) k.desc = !k.desc;
       break;
     case Kind::kSort:
     case Kind::kTopK:
@@ -146,6 +167,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   // 1. Access: which rows, in which order.
   const std::optional<std::vector<OrderColumn>> order = OrderColumns(select);
   const bool single = select.single_row() || select.table->one_row;
+  const bool joined = !select.from.empty();
   const bool grouped = select.aggregate && !single;
   const bool has_order = !select.order_by.empty() && !single;
   const bool streams = !select.aggregate && !select.distinct;
@@ -171,7 +193,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   // the aggregate read it. Without an index giving that order nothing
   // changes (the NOT NULL test only drops rows MIN/MAX ignore).
   std::optional<OrderColumn> extreme;
-  if (rules.on(Rule::kMinMax) && select.single_row() &&
+  if (rules.on(Rule::kMinMax) && select.single_row() && !joined &&
       select.aggregates.size() == 1 && !select.aggregates[0].distinct &&
       (select.aggregates[0].kind == AggregateKind::kMin ||
        select.aggregates[0].kind == AggregateKind::kMax) &&
@@ -221,7 +243,15 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
     request.skip = offset;
   }
   AccessPlan access;
-  if (select.table->one_row) {
+  JoinPlan joins;
+  PlanNode* top_join = nullptr;
+  if (joined) {
+    joins = PlanJoins(select, out.where.get(), needed, input);
+    for (auto& e : joins.owned) out.hidden.push_back(std::move(e));
+    access.rows = std::move(joins.rows);
+    top_join = access.rows.get();
+    if (top_join->kind == Kind::kFilter) top_join = top_join->children[0].get();
+  } else if (select.table->one_row) {
     access.rows = NewPlanNode(Kind::kOneRow, "", 1);
     access.ordered = true;
     if (request.where) {
@@ -251,11 +281,13 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   const bool sorting = (has_order && !ordered) || distinct;
   // At most one row: after it, nothing is left. Groups come in the order
   // of their keys, so a token names the last group's keys.
-  out.token_mode = single               ? TokenMode::kDone
-                   : sorting || grouped ? TokenMode::kSortKey
-                                        : TokenMode::kStream;
-  RowShape shape = ShapeRows(select, distinct, sorting,
-                             groups ? &*groups : nullptr, &out.hidden);
+  out.token_mode = single                         ? TokenMode::kDone
+                   : sorting || grouped || joined ? TokenMode::kSortKey
+                                                  : TokenMode::kStream;
+  RowShape shape =
+      ShapeRows(select, distinct, sorting, groups ? &*groups : nullptr,
+                joined ? &joins.order : nullptr, &out.hidden);
+  if (top_join && !sorting && !grouped) top_join->sort_keys = shape.sort_keys;
 
   // What is left to return when resuming.
   if (resume) {
@@ -316,7 +348,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   }
 
   // 4. Resume after a token's sort position.
-  if ((sorting || grouped) && resume &&
+  if ((sorting || grouped || joined) && resume &&
       resume->kind == ResumePoint::Kind::kSortKey) {
     if (resume->sort_key.size() != shape.sort_keys.size()) {
       return Status::InvalidArgument(

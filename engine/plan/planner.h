@@ -17,6 +17,7 @@
 #ifndef LEVELQL_ENGINE_PLAN_PLANNER_H_
 #define LEVELQL_ENGINE_PLAN_PLANNER_H_
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -31,7 +32,9 @@ namespace levelql {
 struct PlannerInput {
   const RuleSet* rules = nullptr;
   const std::vector<Value>* params = nullptr;
-  const TableStats* stats = nullptr;    // from ANALYZE, or null
+  const TableStats* stats = nullptr;  // from ANALYZE, or null
+  // The statistics of any table (a join's tables), or null.
+  std::function<const TableStats*(const TableSchema&)> stats_of;
   const ResumePoint* resume = nullptr;  // resuming from a token
   // > 0: plan a backward read of this many rows from `resume` (the rows
   // before it, last first), for a previous-page token. The plan is the one a

@@ -1,0 +1,156 @@
+#include "engine/exec/join.h"
+
+#include <vector>
+
+#include "engine/exec/value_ops.h"
+
+namespace levelql {
+namespace {
+
+void Concat(const Row& left, const Row& right, Row* out) {
+  out->clear();
+  out->reserve(left.size() + right.size());
+  out->insert(out->end(), left.begin(), left.end());
+  out->insert(out->end(), right.begin(), right.end());
+}
+
+class MergeJoin : public RowSource {
+ public:
+  MergeJoin(std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right,
+            int left_key, int right_key, const Collation* collation,
+            bool reverse)
+      : left_(std::move(left)),
+        right_(std::move(right)),
+        left_key_(left_key),
+        right_key_(right_key),
+        collation_(collation),
+        reverse_(reverse) {}
+
+  bool Next(Row* out) override {
+    for (;;) {
+      if (next_match_ < group_.size() && matching_) {
+        Concat(left_row_, group_[next_match_++], out);
+        return true;
+      }
+      if (left_done_ || !left_->Next(&left_row_)) {
+        left_done_ = true;
+        return false;
+      }
+      const Value& key = left_row_[left_key_];
+      matching_ = false;
+      if (key.is_null()) continue;
+      if (!group_.empty() && Compare(key, group_key_) == 0) {
+        matching_ = true;  // another left row of the same key
+        next_match_ = 0;
+        continue;
+      }
+      // The right rows of the first key not before this one.
+      while (has_right_ || ReadRight()) {
+        const Value& r = right_row_[right_key_];
+        if (!r.is_null() && Compare(r, key) >= 0) break;
+        has_right_ = false;
+      }
+      if (!has_right_) {
+        // The right input is done: no later left row pairs.
+        if (!right_->status().ok()) return false;
+        group_.clear();
+        left_done_ = true;  // nothing later pairs
+        return false;
+      }
+      if (Compare(right_row_[right_key_], key) > 0) continue;
+      group_.clear();
+      group_key_ = key;
+      do {
+        group_.push_back(std::move(right_row_));
+        has_right_ = false;
+      } while (ReadRight() && Compare(right_row_[right_key_], group_key_) == 0);
+      if (!right_->status().ok()) return false;
+      matching_ = true;
+      next_match_ = 0;
+    }
+  }
+  Status status() const override {
+    return left_->status().ok() ? right_->status() : left_->status();
+  }
+
+ private:
+  int Compare(const Value& a, const Value& b) const {
+    const int c = CompareValues(a, b, collation_);
+    return reverse_ ? -c : c;
+  }
+  bool ReadRight() {
+    if (right_done_) return has_right_ = false;
+    has_right_ = right_->Next(&right_row_);
+    if (!has_right_) right_done_ = true;
+    return has_right_;
+  }
+
+  std::unique_ptr<RowSource> left_, right_;
+  const int left_key_, right_key_;
+  const Collation* collation_;
+  const bool reverse_;
+  Row left_row_, right_row_;
+  bool has_right_ = false;  // right_row_ is read and not yet used
+  bool right_done_ = false;
+  bool left_done_ = false;
+  std::vector<Row> group_;  // right rows of key group_key_
+  Value group_key_;
+  bool matching_ = false;  // left_row_ pairs with group_
+  size_t next_match_ = 0;
+};
+
+class NestedLoop : public RowSource {
+ public:
+  NestedLoop(std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right)
+      : left_(std::move(left)), right_(std::move(right)) {}
+
+  bool Next(Row* out) override {
+    if (!loaded_) {
+      loaded_ = true;
+      Row r;
+      while (right_->Next(&r)) inner_.push_back(std::move(r));
+      if (!right_->status().ok()) return false;
+    }
+    if (inner_.empty() || left_done_) return false;
+    while (!has_left_ || next_ == inner_.size()) {
+      if (!left_->Next(&left_row_)) {
+        left_done_ = true;
+        return false;
+      }
+      has_left_ = true;
+      next_ = 0;
+    }
+    Concat(left_row_, inner_[next_++], out);
+    return true;
+  }
+  Status status() const override {
+    return left_->status().ok() ? right_->status() : left_->status();
+  }
+
+ private:
+  std::unique_ptr<RowSource> left_, right_;
+  bool loaded_ = false;
+  std::vector<Row> inner_;
+  Row left_row_;
+  bool has_left_ = false;
+  bool left_done_ = false;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
+                                        std::unique_ptr<RowSource> right,
+                                        int left_key, int right_key,
+                                        const Collation* collation,
+                                        bool reverse) {
+  return std::make_unique<MergeJoin>(std::move(left), std::move(right),
+                                     left_key, right_key, collation, reverse);
+}
+
+std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
+                                         std::unique_ptr<RowSource> right) {
+  return std::make_unique<NestedLoop>(std::move(left), std::move(right));
+}
+
+}  // namespace levelql

@@ -1,0 +1,30 @@
+// Join operators: rows of a left and a right input put side by side (the
+// left row's values, then the right row's).
+#ifndef LEVELQL_ENGINE_EXEC_JOIN_H_
+#define LEVELQL_ENGINE_EXEC_JOIN_H_
+
+#include <memory>
+
+#include "engine/exec/operators.h"
+
+namespace levelql {
+
+// Both inputs come ordered by their key (value `left_key` of a left row,
+// `right_key` of a right row; ascending, or descending with `reverse`, by
+// `collation`). Every left row is paired with each right row of an equal
+// key, in input order: the right rows of one key are held while the left
+// rows of that key pass. NULL keys pair with nothing.
+std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
+                                        std::unique_ptr<RowSource> right,
+                                        int left_key, int right_key,
+                                        const Collation* collation,
+                                        bool reverse);
+
+// Every left row paired with every right row; the right rows are read once
+// and held in memory.
+std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
+                                         std::unique_ptr<RowSource> right);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_EXEC_JOIN_H_

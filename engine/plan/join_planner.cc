@@ -1,0 +1,333 @@
+#include "engine/plan/join_planner.h"
+
+#include <algorithm>
+
+#include "engine/plan/access_planner.h"
+#include "engine/plan/normalize.h"
+
+namespace levelql {
+namespace {
+
+using Kind = PlanNode::Kind;
+
+// Which FROM table a position of the joined row belongs to.
+int SideOf(const BoundSelect& s, int position) {
+  int side = 0;
+  for (size_t i = 1; i < s.from.size(); ++i) {
+    if (position >= s.from[i].offset) side = static_cast<int>(i);
+  }
+  return side;
+}
+
+int WidthOf(const BoundSelect& s, size_t side) {
+  const int end = side + 1 < s.from.size()
+                      ? s.from[side + 1].offset
+                      : static_cast<int>(s.table->columns.size());
+  return end - s.from[side].offset;
+}
+
+void Shift(BoundExpr* e, int by) {
+  if (e->kind == BoundExpr::Kind::kColumn) e->index += by;
+  for (auto& a : e->args) Shift(a.get(), by);
+}
+
+BoundExprPtr AndOf(std::vector<BoundExprPtr> terms) {
+  BoundExprPtr out;
+  for (auto& t : terms) {
+    if (!out) {
+      out = std::move(t);
+      continue;
+    }
+    auto both = std::make_unique<BoundExpr>();
+    both->kind = BoundExpr::Kind::kBinary;
+    both->binary_op = parser::BinaryOp::kAnd;
+    both->args.push_back(std::move(out));
+    both->args.push_back(std::move(t));
+    out = std::move(both);
+  }
+  return out;
+}
+
+// A merge join's key: a term `x = y` between a column of the table being
+// joined (`right`, a position in its own row) and one of the tables before
+// it (`left`, a position in the joined row), whose values compare the same
+// way in both (numbers with numbers, text with text of one collation).
+struct MergeKey {
+  const BoundExpr* term = nullptr;
+  int left = -1;
+  int right = -1;
+  const Collation* collation = nullptr;
+};
+
+bool Numeric(Type t) {
+  return t == Type::kInteger || t == Type::kReal || t == Type::kBoolean;
+}
+
+std::optional<MergeKey> FindMergeKey(
+    const BoundSelect& s, size_t side,
+    const std::vector<const BoundExpr*>& terms) {
+  for (const BoundExpr* t : terms) {
+    if (t->kind != BoundExpr::Kind::kBinary ||
+        t->binary_op != parser::BinaryOp::kEq) {
+      continue;
+    }
+    const BoundExpr* a = t->args[0].get();
+    const BoundExpr* b = t->args[1].get();
+    if (a->kind != BoundExpr::Kind::kColumn ||
+        b->kind != BoundExpr::Kind::kColumn || a->is_list || b->is_list) {
+      continue;
+    }
+    if (SideOf(s, b->index) == static_cast<int>(side) &&
+        SideOf(s, a->index) < static_cast<int>(side)) {
+      std::swap(a, b);
+    }
+    if (SideOf(s, a->index) != static_cast<int>(side) ||
+        SideOf(s, b->index) >= static_cast<int>(side)) {
+      continue;
+    }
+    // Text compares with the term's collation; both columns must have it,
+    // so that each one's own order (an index on it, an equality that pins
+    // it) is the order the merge needs.
+    const bool comparable =
+        (Numeric(a->type) && Numeric(b->type)) ||
+        (a->type == Type::kText && b->type == Type::kText &&
+         a->collation == t->collation && b->collation == t->collation);
+    if (!comparable) continue;
+    MergeKey k;
+    k.term = t;
+    k.left = b->index;
+    k.right = a->index - s.from[side].offset;
+    k.collation = a->type == Type::kText ? t->collation : nullptr;
+    return k;
+  }
+  return std::nullopt;
+}
+
+void AppendPk(const TableSchema& t, bool reverse, std::vector<SortKey>* out) {
+  for (const KeyColumn& k : t.primary_key) {
+    out->push_back({k.column,
+                    (k.direction == keys::Direction::kDesc) != reverse,
+                    k.collation});
+  }
+}
+
+// The whole order an access path's rows come in, ties included (positions
+// of the table's row): a table scan's is the primary key, an index scan's
+// its key columns then the primary key. nullopt when the plan does not say
+// (merged spans, intersections, unions: then the caller sorts).
+std::optional<std::vector<SortKey>> NaturalOrder(const TableSchema& table,
+                                                 const PlanNode* n) {
+  while (n->kind == Kind::kFilter || n->kind == Kind::kFetch ||
+         n->kind == Kind::kIndexOnly || n->kind == Kind::kSkip) {
+    n = n->children[0].get();
+  }
+  std::vector<SortKey> out;
+  if (n->kind == Kind::kEmpty) return out;
+  if (n->kind == Kind::kTableScan) {
+    AppendPk(table, n->reverse, &out);
+    return out;
+  }
+  if (n->kind != Kind::kIndexScan || MergesSpans(n->path)) return std::nullopt;
+  const IndexSchema* index = n->path.index;
+  if (index && index->multi_valued) return std::nullopt;
+  if (index) {
+    for (const KeyColumn& k : index->columns) {
+      out.push_back({k.column,
+                     (k.direction == keys::Direction::kDesc) != n->reverse,
+                     k.collation});
+    }
+  }
+  AppendPk(table, n->reverse, &out);
+  return out;
+}
+
+bool ReadsAll(const std::set<int>& read, const std::vector<SortKey>& keys) {
+  for (const SortKey& k : keys) {
+    if (!read.contains(k.column)) return false;
+  }
+  return true;
+}
+
+class JoinPlanner {
+ public:
+  JoinPlanner(const BoundSelect& s, const std::set<int>& needed,
+              const PlannerInput& input, JoinPlan* out)
+      : s_(s), input_(input), out_(out), needed_(needed) {}
+
+  void Plan(const BoundExpr* where) {
+    const size_t n = s_.from.size();
+    std::vector<std::vector<BoundExprPtr>> side_terms(n);
+    std::vector<const BoundExpr*> terms;
+    Conjuncts(where, &terms);
+    for (const BoundExpr* t : terms) {
+      std::set<int> cols;
+      ColumnsUsed(t, &cols);
+      std::set<int> sides;
+      for (int c : cols) sides.insert(SideOf(s_, c));
+      if (sides.size() <= 1) {
+        const int side = sides.empty() ? 0 : *sides.begin();
+        BoundExprPtr local = CloneExpr(*t);
+        Shift(local.get(), -s_.from[side].offset);
+        side_terms[side].push_back(std::move(local));
+      } else {
+        across_.push_back(t);
+        for (int c : cols) needed_.insert(c);  // the Filter reads them
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      for (const KeyColumn& k : s_.from[i].table->primary_key) {
+        needed_.insert(s_.from[i].offset + k.column);
+      }
+    }
+    std::vector<std::optional<MergeKey>> keys(n);
+    for (size_t k = 1; k < n; ++k) keys[k] = FindMergeKey(s_, k, across_);
+
+    // The first table, ordered for the first join (its offset is 0: its
+    // positions are the joined row's).
+    std::vector<SortKey> order;
+    if (n > 1 && keys[1]) {
+      order.push_back({keys[1]->left, false, keys[1]->collation});
+    }
+    std::unique_ptr<PlanNode> left = Side(0, std::move(side_terms[0]), &order);
+    for (size_t k = 1; k < n; ++k) {
+      std::vector<SortKey> right_order;
+      std::unique_ptr<PlanNode> node;
+      if (keys[k]) {
+        const MergeKey& key = *keys[k];
+        if (k > 1) {
+          // Re-order the joined rows by this key, then every primary key.
+          std::vector<SortKey> by_key = {{key.left, false, key.collation}};
+          for (size_t i = 0; i < k; ++i) AppendKey(i, &by_key);
+          left = WrapPlanNode(Kind::kSort, "(JOIN)", std::move(left));
+          left->sort_keys = by_key;
+          order = std::move(by_key);
+        }
+        right_order.push_back({key.right, false, key.collation});
+        auto right = Side(k, std::move(side_terms[k]), &right_order);
+        node = Join(Kind::kMergeJoin,
+                    "on " + ExprToString(*key.term, s_.column_names),
+                    std::move(left), std::move(right), k);
+        node->left_key = key.left;
+        node->right_key = key.right;
+        node->join_collation = key.collation;
+        node->estimated_rows = std::max(node->children[0]->estimated_rows,
+                                        node->children[1]->estimated_rows);
+      } else {
+        auto right = Side(k, std::move(side_terms[k]), &right_order);
+        node = Join(Kind::kNestedLoop, "(no equality to merge on)",
+                    std::move(left), std::move(right), k);
+        node->estimated_rows = node->children[0]->estimated_rows *
+                               node->children[1]->estimated_rows;
+      }
+      // The order is now that, then the right rows' order within a key.
+      for (SortKey r : right_order) {
+        r.column += s_.from[k].offset;
+        order.push_back(r);
+      }
+      left = std::move(node);
+    }
+    out_->order = order;
+    if (!across_.empty()) {
+      std::vector<BoundExprPtr> clones;
+      for (const BoundExpr* t : across_) clones.push_back(CloneExpr(*t));
+      out_->owned.push_back(AndOf(std::move(clones)));
+      const BoundExpr* p = out_->owned.back().get();
+      left = WrapPlanNode(Kind::kFilter, ExprToString(*p, s_.column_names),
+                          std::move(left));
+      left->predicate = p;
+      left->estimated_rows = left->children[0]->estimated_rows * 0.5;
+    }
+    out_->rows = std::move(left);
+  }
+
+ private:
+  // Appends table `side`'s primary key to an order over joined rows.
+  void AppendKey(size_t side, std::vector<SortKey>* order) const {
+    const int at = s_.from[side].offset;
+    for (const KeyColumn& k : s_.from[side].table->primary_key) {
+      order->push_back(
+          {at + k.column, k.direction == keys::Direction::kDesc, k.collation});
+    }
+  }
+
+  std::unique_ptr<PlanNode> Join(Kind kind, std::string detail,
+                                 std::unique_ptr<PlanNode> left,
+                                 std::unique_ptr<PlanNode> right, size_t k) {
+    auto node = NewPlanNode(kind, std::move(detail), 0);
+    node->join_tables = {k == 1 ? s_.from[0].table : nullptr, s_.from[k].table};
+    node->children.push_back(std::move(left));
+    node->children.push_back(std::move(right));
+    return node;
+  }
+
+  // The rows of table `side` its own terms allow, ordered by `*order`
+  // (positions of its row; empty: any order), which becomes the whole order
+  // they come in, ties included (a total one).
+  std::unique_ptr<PlanNode> Side(size_t side, std::vector<BoundExprPtr> terms,
+                                 std::vector<SortKey>* order) {
+    const BoundTableRef& ref = s_.from[side];
+    const int width = WidthOf(s_, side);
+    BoundExprPtr where;
+    if (!terms.empty()) {
+      where = NormalizePredicate(AndOf(std::move(terms)), *input_.rules,
+                                 *input_.params);
+    }
+    std::set<int> needed;
+    for (int c : needed_) {
+      if (c >= ref.offset && c < ref.offset + width)
+        needed.insert(c - ref.offset);
+    }
+    std::vector<std::string> names(
+        s_.column_names.begin() + ref.offset,
+        s_.column_names.begin() + ref.offset + width);
+    AccessRequest request;
+    request.where = where.get();
+    request.column_names = &names;
+    request.needed = &needed;
+    for (const SortKey& k : *order) {
+      request.order.push_back({k.column, k.desc, k.collation});
+    }
+    const TableStats* stats =
+        input_.stats_of ? input_.stats_of(*ref.table) : nullptr;
+    AccessPlan access = PlanAccess(ref.table, *input_.rules, stats, request);
+    std::optional<std::vector<SortKey>> natural;
+    if (access.ordered) natural = NaturalOrder(*ref.table, access.rows.get());
+    if (natural && !ReadsAll(needed, *natural)) {
+      // The rows must hold the columns their order is told by (tokens
+      // compare them): read them too, and check the plan still gives it.
+      for (const SortKey& k : *natural) needed.insert(k.column);
+      access = PlanAccess(ref.table, *input_.rules, stats, request);
+      natural.reset();
+      if (access.ordered) natural = NaturalOrder(*ref.table, access.rows.get());
+      if (natural && !ReadsAll(needed, *natural)) natural.reset();
+    }
+    if (where) out_->owned.push_back(std::move(where));
+    std::unique_ptr<PlanNode> rows = std::move(access.rows);
+    if (natural) {
+      // The scan's order starts with the one asked for.
+      *order = std::move(*natural);
+    } else {
+      AppendPk(*ref.table, false, order);
+      rows = WrapPlanNode(Kind::kSort, "(JOIN)", std::move(rows));
+      rows->sort_keys = *order;
+    }
+    return rows;
+  }
+
+  const BoundSelect& s_;
+  const PlannerInput& input_;
+  JoinPlan* out_;
+  std::set<int> needed_;
+  std::vector<const BoundExpr*> across_;  // terms naming several tables
+};
+
+}  // namespace
+
+JoinPlan PlanJoins(const BoundSelect& select, const BoundExpr* where,
+                   const std::set<int>& needed, const PlannerInput& input) {
+  JoinPlan out;
+  JoinPlanner(select, needed, input, &out).Plan(where);
+  return out;
+}
+
+}  // namespace levelql

@@ -1,0 +1,42 @@
+// Join planning: how the rows of two or more FROM tables (inner joins) are
+// paired.
+//
+// Tables join left to right. Each is read on its own, through its own
+// access path for the WHERE and ON terms that name only it (an index range,
+// an intersection, ...). A table is joined to those before it by a merge
+// join when a term equates one of its columns with one of theirs (both
+// numbers, or both text of the collation the term compares with): both inputs
+// come ordered on the key (an index or the primary key gives that order, or
+// a sort does), then the primary keys; the join then reads each input once.
+// Without such a term every pair is formed (a nested loop over the second
+// input, held in memory). Every term that names several tables, the equality
+// merged on included, is re-checked on the joined rows.
+//
+// The joined rows come in a total order (the join keys, then the tables'
+// primary keys), which continuation tokens name. Pure functions.
+#ifndef LEVELQL_ENGINE_PLAN_JOIN_PLANNER_H_
+#define LEVELQL_ENGINE_PLAN_JOIN_PLANNER_H_
+
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "engine/plan/binder.h"
+#include "engine/plan/planner.h"
+
+namespace levelql {
+
+struct JoinPlan {
+  std::unique_ptr<PlanNode> rows;   // joined rows, filtered by `where`
+  std::vector<SortKey> order;       // the order they come in (a total one)
+  std::vector<BoundExprPtr> owned;  // expressions the plan points into
+};
+
+// `where`: the statement's normalized WHERE and ON terms over the joined
+// row; `needed`: the joined row's columns the rest of the query reads.
+JoinPlan PlanJoins(const BoundSelect& select, const BoundExpr* where,
+                   const std::set<int>& needed, const PlannerInput& input);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_PLAN_JOIN_PLANNER_H_
