@@ -20,7 +20,8 @@ const StampIndex kRankedStamp = {
 
 const std::vector<std::string>& WorkloadGroups() {
   static const std::vector<std::string> kGroups = {
-      "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10", "ANALYZE"};
+      "W1", "W2", "W3", "W4",  "W5",  "W6",
+      "W7", "W8", "W9", "W10", "W11", "ANALYZE"};
   return kGroups;
 }
 
@@ -37,6 +38,7 @@ const std::vector<Bench::Workload>& Bench::Workloads() {
       {"W7", "W7", [](Bench& b) { b.RunW7(kPlainStamp); }},
       {"W9", "W9", [](Bench& b) { b.RunW9(); }},
       {"W10", "W10", [](Bench& b) { b.RunW10(); }},
+      {"W11", "W11", [](Bench& b) { b.RunW11(); }},
       // The ranked-index goals: "not implemented" while levelql refuses
       // WITH (ranked); measured as soon as it accepts it.
       {"W6r", "W6", [](Bench& b) { b.RunW6(kRankedStamp); }},

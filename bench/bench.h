@@ -181,6 +181,9 @@ class Bench {
   void RunW9();
   void RunW10();
   void RunW10r();
+  void RunW11();
+  void EnsureUsers();
+  bool LevelqlHasTable(const std::string& name);
   void RunGroupCount(const std::string& workload, const std::string& index);
   void RunW1r();  // ranked_ingest.cc
   void RunW2s();  // salted_paging.cc

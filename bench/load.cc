@@ -284,6 +284,13 @@ void Bench::SwitchIndex(const std::string& drop, const std::string& name,
   setup_.push_back(step);
 }
 
+bool Bench::LevelqlHasTable(const std::string& name) {
+  for (const SchemaEntry& e : lq_->db()->Schema()) {
+    if (e.kind == "table" && e.name == name) return true;
+  }
+  return false;
+}
+
 bool Bench::LevelqlHasIndex(const std::string& name) {
   for (const SchemaEntry& e : lq_->db()->Schema()) {
     if (e.kind == "index" && e.name == name) return true;

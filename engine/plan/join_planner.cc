@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/exec/value_ops.h"
 #include "engine/plan/access_planner.h"
 #include "engine/plan/normalize.h"
 
@@ -141,6 +142,52 @@ std::optional<std::vector<SortKey>> NaturalOrder(const TableSchema& table,
   return out;
 }
 
+bool ConstantOrParam(const BoundExpr& e) {
+  return e.kind == BoundExpr::Kind::kConst || e.kind == BoundExpr::Kind::kParam;
+}
+
+bool IsColumn(const BoundExpr& e, int column) {
+  return e.kind == BoundExpr::Kind::kColumn && e.index == column;
+}
+
+// Whether `t` compares column `column` with constants only: `c op k`
+// (=, <, <=, >, >=, either way round), `c BETWEEN k AND k`, `c IN (k, ...)`.
+bool ComparesOnly(const BoundExpr& t, int column) {
+  using Op = parser::BinaryOp;
+  switch (t.kind) {
+    case BoundExpr::Kind::kBinary: {
+      const Op op = t.binary_op;
+      if (op != Op::kEq && op != Op::kLt && op != Op::kLe && op != Op::kGt &&
+          op != Op::kGe) {
+        return false;
+      }
+      return (IsColumn(*t.args[0], column) && ConstantOrParam(*t.args[1])) ||
+             (IsColumn(*t.args[1], column) && ConstantOrParam(*t.args[0]));
+    }
+    case BoundExpr::Kind::kBetween:
+    case BoundExpr::Kind::kIn:
+      if (t.negated || !IsColumn(*t.args[0], column)) return false;
+      for (size_t i = 1; i < t.args.size(); ++i) {
+        if (!ConstantOrParam(*t.args[i])) return false;
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Makes `e`'s references to column `from` refer to `to` (of schema `c`).
+void Rename(BoundExpr* e, int from, int to, const ColumnSchema& c) {
+  if (e->kind == BoundExpr::Kind::kColumn && e->index == from) {
+    e->index = to;
+    e->type = c.type;
+    e->is_list = c.is_list;
+    e->affinity = AffinityOf(c.type);
+    e->collation = c.type == Type::kText ? c.collation : nullptr;
+  }
+  for (auto& a : e->args) Rename(a.get(), from, to, c);
+}
+
 bool ReadsAll(const std::set<int>& read, const std::vector<SortKey>& keys) {
   for (const SortKey& k : keys) {
     if (!read.contains(k.column)) return false;
@@ -159,29 +206,47 @@ class JoinPlanner {
     std::vector<std::vector<BoundExprPtr>> side_terms(n);
     std::vector<const BoundExpr*> terms;
     Conjuncts(where, &terms);
+    std::vector<std::pair<int, BoundExprPtr>> single;  // side, term
     for (const BoundExpr* t : terms) {
       std::set<int> cols;
       ColumnsUsed(t, &cols);
       std::set<int> sides;
       for (int c : cols) sides.insert(SideOf(s_, c));
       if (sides.size() <= 1) {
-        const int side = sides.empty() ? 0 : *sides.begin();
-        BoundExprPtr local = CloneExpr(*t);
-        Shift(local.get(), -s_.from[side].offset);
-        side_terms[side].push_back(std::move(local));
+        single.emplace_back(sides.empty() ? 0 : *sides.begin(), CloneExpr(*t));
       } else {
         across_.push_back(t);
         for (int c : cols) needed_.insert(c);  // the Filter reads them
       }
+    }
+    std::vector<std::optional<MergeKey>> keys(n);
+    for (size_t k = 1; k < n; ++k) keys[k] = FindMergeKey(s_, k, across_);
+    // A key's range on one side is the other side's too (a = b and a < 5:
+    // b < 5), so both read only the rows that can pair.
+    for (size_t k = 1; k < n; ++k) {
+      if (!keys[k]) continue;
+      const int left = keys[k]->left;
+      const int right = s_.from[k].offset + keys[k]->right;
+      for (size_t i = 0, end = single.size(); i < end; ++i) {
+        const BoundExpr& t = *single[i].second;
+        for (auto [from, to] :
+             {std::pair{left, right}, std::pair{right, left}}) {
+          if (!ComparesOnly(t, from)) continue;
+          BoundExprPtr copy = CloneExpr(t);
+          Rename(copy.get(), from, to, s_.table->columns[to]);
+          single.emplace_back(SideOf(s_, to), std::move(copy));
+        }
+      }
+    }
+    for (auto& [side, term] : single) {
+      Shift(term.get(), -s_.from[side].offset);
+      side_terms[side].push_back(std::move(term));
     }
     for (size_t i = 0; i < n; ++i) {
       for (const KeyColumn& k : s_.from[i].table->primary_key) {
         needed_.insert(s_.from[i].offset + k.column);
       }
     }
-    std::vector<std::optional<MergeKey>> keys(n);
-    for (size_t k = 1; k < n; ++k) keys[k] = FindMergeKey(s_, k, across_);
-
     // The first table, ordered for the first join (its offset is 0: its
     // positions are the joined row's).
     std::vector<SortKey> order;
