@@ -521,8 +521,8 @@ void NameScans(const TableSchema& table, PlanNode* node, bool per_bucket) {
     node->detail = ScanDetail(table, node->path, node->reverse, per_bucket);
   }
   if (node->kind == Kind::kTableScan) {
-    node->detail =
-        table.name + MergeBucketsLabel(table, nullptr, node->reverse);
+    node->detail = table.name + (node->reverse ? " reverse" : "") +
+                   MergeBucketsLabel(table, nullptr, node->reverse);
   }
   if ((node->kind == Kind::kIntersect || node->kind == Kind::kUnion) &&
       table.salt_buckets > 1 && !per_bucket) {

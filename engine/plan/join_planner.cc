@@ -213,6 +213,11 @@ class JoinPlanner {
       std::set<int> sides;
       for (int c : cols) sides.insert(SideOf(s_, c));
       if (sides.size() <= 1) {
+        if (t->kind == BoundExpr::Kind::kBinary &&
+            t->binary_op == parser::BinaryOp::kEq && cols.size() == 1 &&
+            ComparesOnly(*t, *cols.begin())) {
+          out_->pinned.insert(*cols.begin());
+        }
         single.emplace_back(sides.empty() ? 0 : *sides.begin(), CloneExpr(*t));
       } else {
         across_.push_back(t);
@@ -234,6 +239,7 @@ class JoinPlanner {
           if (!ComparesOnly(t, from)) continue;
           BoundExprPtr copy = CloneExpr(t);
           Rename(copy.get(), from, to, s_.table->columns[to]);
+          if (out_->pinned.contains(from)) out_->pinned.insert(to);
           single.emplace_back(SideOf(s_, to), std::move(copy));
         }
       }
@@ -274,6 +280,7 @@ class JoinPlanner {
                     std::move(left), std::move(right), k);
         node->left_key = key.left;
         node->right_key = key.right;
+        out_->equal.emplace_back(key.left, s_.from[k].offset + key.right);
         node->join_collation = key.collation;
         node->estimated_rows = std::max(node->children[0]->estimated_rows,
                                         node->children[1]->estimated_rows);
@@ -387,6 +394,38 @@ class JoinPlanner {
 };
 
 }  // namespace
+
+bool JoinGivesOrder(const JoinPlan& join,
+                    const std::vector<OrderColumn>& order_by, bool* reverse) {
+  for (bool flip : {false, true}) {
+    size_t next = 0;
+    std::set<int> placed;  // columns in order so far, with their equals
+    auto place = [&](int column) {
+      placed.insert(column);
+      for (auto [a, b] : join.equal) {
+        if (a == column) placed.insert(b);
+        if (b == column) placed.insert(a);
+      }
+    };
+    for (const SortKey& k : join.order) {
+      if (next == order_by.size()) break;
+      const OrderColumn& o = order_by[next];
+      if (k.column == o.column && (k.desc != flip) == o.desc &&
+          k.collation == o.collation) {
+        ++next;
+        place(k.column);
+      } else if (!join.pinned.contains(k.column) &&
+                 !placed.contains(k.column)) {
+        break;
+      }
+    }
+    if (next == order_by.size()) {
+      *reverse = flip;
+      return true;
+    }
+  }
+  return false;
+}
 
 JoinPlan PlanJoins(const BoundSelect& select, const BoundExpr* where,
                    const std::set<int>& needed, const PlannerInput& input) {

@@ -21,6 +21,7 @@
 #include <set>
 #include <vector>
 
+#include "engine/plan/access_planner.h"
 #include "engine/plan/binder.h"
 #include "engine/plan/planner.h"
 
@@ -30,7 +31,15 @@ struct JoinPlan {
   std::unique_ptr<PlanNode> rows;   // joined rows, filtered by `where`
   std::vector<SortKey> order;       // the order they come in (a total one)
   std::vector<BoundExprPtr> owned;  // expressions the plan points into
+  std::set<int> pinned;             // columns an equality with a constant fixes
+  std::vector<std::pair<int, int>> equal;  // columns merged on (equal values)
 };
+
+// Whether rows in the join's order (or, with *reverse set, in exactly the
+// opposite order) come in the order of `order_by`, skipping the columns
+// that `pinned` fixes and those equal to a column already in order.
+bool JoinGivesOrder(const JoinPlan& join,
+                    const std::vector<OrderColumn>& order_by, bool* reverse);
 
 // `where`: the statement's normalized WHERE and ON terms over the joined
 // row; `needed`: the joined row's columns the rest of the query reads.

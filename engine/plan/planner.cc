@@ -266,9 +266,19 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   }
   // Groups stream from the access path when it reads them in order.
   const bool group_stream = groups && groups->order && access.ordered;
-  // Groups come in their keys' order, streamed or sorted into it.
-  const bool ordered = grouped ? groups->covers_order_by
-                               : access.ordered && (!has_order || order);
+  // Groups come in their keys' order, streamed or sorted into it; joined
+  // rows in the join's order, read backwards if that is the one asked for.
+  bool join_reversed = false;
+  const bool join_ordered = joined && !grouped && has_order && order &&
+                            JoinGivesOrder(joins, *order, &join_reversed);
+  if (join_reversed) {
+    ReversePlan(access.rows.get());
+    NameScans(*select.table, access.rows.get(), false);
+    for (SortKey& k : joins.order) k.desc = !k.desc;
+  }
+  const bool ordered = grouped  ? groups->covers_order_by
+                       : joined ? join_ordered
+                                : access.ordered && (!has_order || order);
   std::unique_ptr<PlanNode> root = std::move(access.rows);
   if (extreme && access.ordered) {
     root = LimitNode(std::move(root), 1, 0);  // the first is the extreme
