@@ -13,6 +13,8 @@ import random
 import sqlite3
 import sys
 
+from slt_out import insert, write_query
+
 SEED = 18
 rng = random.Random(SEED)
 
@@ -50,27 +52,6 @@ def rows_e(n):
             out.append((u, st, maybe(0.1, rng.randint(0, 9)),
                         maybe(0.1, rng.choice(["p", "q", "r"]))))
     return out
-
-
-def literal(v):
-    if v is None:
-        return "NULL"
-    if isinstance(v, str):
-        return "'" + v.replace("'", "''") + "'"
-    return repr(v)
-
-
-def text(v):
-    if v is None:
-        return "NULL"
-    if isinstance(v, float):
-        s = "%.15g" % v
-        if not any(c in s for c in ".en"):
-            s += ".0"
-        return s
-    if v == "":
-        return "(empty)"
-    return str(v)
 
 
 # Group keys: (expression in GROUP BY, expression shown in the select list).
@@ -146,9 +127,7 @@ def main():
         db.execute(stmt)
         out.write("\nstatement ok\n%s\n" % stmt)
     for table, rows in (("t", rows_t(120)), ("e", rows_e(80))):
-        values = ", ".join("(" + ", ".join(literal(v) for v in r) + ")"
-                           for r in rows)
-        stmt = "INSERT INTO %s VALUES %s" % (table, values)
+        stmt = insert(table, rows)
         db.execute(stmt)
         out.write("\nstatement ok\n%s\n" % stmt)
     seen = set()
@@ -162,15 +141,7 @@ def main():
                 continue
             seen.add(sql)
             made += 1
-            rows = db.execute(sql).fetchall()
-            out.write("\nquery %s%s\n%s\n----\n" %
-                      ("T" * width, "" if total else " rowsort", sql))
-            shown = [[text(v) for v in r] for r in rows]
-            if not total:
-                shown.sort()  # as the runner sorts: column by column, bytes
-            for r in shown:
-                for v in r:
-                    out.write(v + "\n")
+            write_query(out, db, sql, width, total)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import random
 import sqlite3
 import sys
 
+from slt_out import insert, write_query
+
 SEED = 1801
 rng = random.Random(SEED)
 
@@ -42,27 +44,6 @@ def rows():
              maybe(0.1, rng.choice(["x", "X", "y", "de", "fr", "q"])),
              maybe(0.1, rng.randint(0, 12) / 2)) for _ in range(60)]
     return {"users": users, "actions": actions, "tags": tags}
-
-
-def literal(v):
-    if v is None:
-        return "NULL"
-    if isinstance(v, str):
-        return "'" + v.replace("'", "''") + "'"
-    return repr(v)
-
-
-def text(v):
-    if v is None:
-        return "NULL"
-    if isinstance(v, float):
-        s = "%.15g" % v
-        if not any(c in s for c in ".en"):
-            s += ".0"
-        return s
-    if v == "":
-        return "(empty)"
-    return str(v)
 
 
 # Join shapes: FROM clause, and the columns each alias offers.
@@ -163,8 +144,7 @@ def main():
         db.execute(stmt)
         out.write("\nstatement ok\n%s\n" % stmt)
     for table, rs in rows().items():
-        stmt = "INSERT INTO %s VALUES %s" % (table, ", ".join(
-            "(" + ", ".join(literal(v) for v in r) + ")" for r in rs))
+        stmt = insert(table, rs)
         db.execute(stmt)
         out.write("\nstatement ok\n%s\n" % stmt)
     seen = set()
@@ -173,15 +153,7 @@ def main():
         if sql in seen:
             continue
         seen.add(sql)
-        result = db.execute(sql).fetchall()
-        shown = [[text(v) for v in r] for r in result]
-        if not total:
-            shown.sort()
-        out.write("\nquery %s%s\n%s\n----\n" %
-                  ("T" * width, "" if total else " rowsort", sql))
-        for r in shown:
-            for v in r:
-                out.write(v + "\n")
+        write_query(out, db, sql, width, total)
 
 
 if __name__ == "__main__":
