@@ -182,7 +182,7 @@ std::unique_ptr<RowSource> BuildOperators(
                 ? NewMergeJoin(input(0), input(1), node->left_key,
                                node->right_key, node->join_collation,
                                node->reverse)
-                : NewNestedLoop(input(0), input(1));
+                : NewNestedLoop(input(0), input(1), ctx->sort_memory_bytes);
       break;
     }
     case Kind::kDistinct:

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "engine/exec/row_memory.h"
 #include "engine/exec/value_ops.h"
 
 namespace levelql {
@@ -101,14 +102,31 @@ class MergeJoin : public RowSource {
 
 class NestedLoop : public RowSource {
  public:
-  NestedLoop(std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right)
-      : left_(std::move(left)), right_(std::move(right)) {}
+  NestedLoop(std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right,
+             int64_t memory_bytes)
+      : left_(std::move(left)),
+        right_(std::move(right)),
+        memory_bytes_(memory_bytes) {}
 
   bool Next(Row* out) override {
     if (!loaded_) {
       loaded_ = true;
       Row r;
-      while (right_->Next(&r)) inner_.push_back(std::move(r));
+      int64_t held = 0;
+      while (right_->Next(&r)) {
+        held += static_cast<int64_t>(RowHeapBytes(r) + sizeof(Row));
+        if (held > memory_bytes_) {
+          status_ = Status::LimitExceeded(
+              "a join with no equality to merge on holds its second table's "
+              "rows in memory, and they exceed the " +
+              std::to_string(memory_bytes_) +
+              "-byte budget (PRAGMA sort_memory_bytes); join on an equality "
+              "between the tables, narrow the second one, or raise the "
+              "budget");
+          return false;
+        }
+        inner_.push_back(std::move(r));
+      }
       if (!right_->status().ok()) return false;
     }
     if (inner_.empty() || left_done_) return false;
@@ -124,11 +142,14 @@ class NestedLoop : public RowSource {
     return true;
   }
   Status status() const override {
+    if (!status_.ok()) return status_;
     return left_->status().ok() ? right_->status() : left_->status();
   }
 
  private:
   std::unique_ptr<RowSource> left_, right_;
+  const int64_t memory_bytes_;
+  Status status_;
   bool loaded_ = false;
   std::vector<Row> inner_;
   Row left_row_;
@@ -149,8 +170,10 @@ std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
 }
 
 std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
-                                         std::unique_ptr<RowSource> right) {
-  return std::make_unique<NestedLoop>(std::move(left), std::move(right));
+                                         std::unique_ptr<RowSource> right,
+                                         int64_t memory_bytes) {
+  return std::make_unique<NestedLoop>(std::move(left), std::move(right),
+                                      memory_bytes);
 }
 
 }  // namespace levelql

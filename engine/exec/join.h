@@ -3,6 +3,7 @@
 #ifndef LEVELQL_ENGINE_EXEC_JOIN_H_
 #define LEVELQL_ENGINE_EXEC_JOIN_H_
 
+#include <cstdint>
 #include <memory>
 
 #include "engine/exec/operators.h"
@@ -21,9 +22,11 @@ std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
                                         bool reverse);
 
 // Every left row paired with every right row; the right rows are read once
-// and held in memory.
+// and held in memory, at most `memory_bytes` of them (LimitExceeded past
+// that, naming the budget).
 std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
-                                         std::unique_ptr<RowSource> right);
+                                         std::unique_ptr<RowSource> right,
+                                         int64_t memory_bytes);
 
 }  // namespace levelql
 

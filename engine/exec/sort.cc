@@ -20,6 +20,7 @@
 #include <queue>
 
 #include "engine/exec/operators.h"
+#include "engine/exec/row_memory.h"
 #include "indexes/key_codec.h"
 
 namespace levelql {
@@ -31,39 +32,6 @@ constexpr size_t kMaxFanIn = 64;
 // A run's read buffer: budget / 1024, within these bounds.
 constexpr size_t kMinReadBuffer = 4 << 10;
 constexpr size_t kMaxReadBuffer = 256 << 10;
-
-// What malloc takes for a request of n bytes: glibc adds an 8-byte header,
-// rounds to 16 and allocates at least 32.
-size_t HeapBytes(size_t n) {
-  return n == 0 ? 0 : std::max<size_t>(32, (n + 8 + 15) & ~size_t{15});
-}
-
-size_t ValueHeapBytes(const Value& v) {
-  switch (v.type()) {
-    case Type::kText:
-    case Type::kBlob: {
-      const size_t capacity = v.text().capacity();
-      return capacity > 15 ? HeapBytes(capacity + 1) : 0;  // beyond SSO
-    }
-    case Type::kList: {
-      // make_shared: control block and vector in one allocation.
-      size_t n = HeapBytes(16 + sizeof(std::vector<Value>)) +
-                 HeapBytes(v.list().capacity() * sizeof(Value));
-      for (const Value& e : v.list()) n += ValueHeapBytes(e);
-      return n;
-    }
-    default:
-      return 0;
-  }
-}
-
-// Heap memory a buffered row holds (its slot in the buffer is counted with
-// the buffer's capacity).
-size_t RowHeapBytes(const Row& row) {
-  size_t n = HeapBytes(row.capacity() * sizeof(Value));
-  for (const Value& v : row) n += ValueHeapBytes(v);
-  return n;
-}
 
 // A temporary file holding runs back to back (deleted when closed). Runs
 // are appended through stdio and read back with pread.

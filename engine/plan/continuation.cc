@@ -272,6 +272,9 @@ uint64_t OrderSignature(const PlanNode& plan, TokenMode mode) {
         sig += k.collation ? k.collation->name() : "";
         sig.push_back('\0');
       }
+      for (int column : n ? n->order_columns : std::vector<int>{}) {
+        keys::EncodeValue(Value::Int(column), keys::Direction::kAsc, &sig);
+      }
       break;
     }
     case TokenMode::kStream:

@@ -101,6 +101,10 @@ struct PlanNode {
   // come in descending key order). Their `sort_keys` (for tokens): the
   // order of the result rows when nothing sorts them again.
   std::vector<std::shared_ptr<const TableSchema>> join_tables;
+  // The joined row's columns its `sort_keys` stand for (the join's order:
+  // which columns it is differs between plans of one query, so tokens sign
+  // it).
+  std::vector<int> order_columns;
   int left_key = -1;
   int right_key = -1;
   const Collation* join_collation = nullptr;

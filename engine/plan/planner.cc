@@ -297,7 +297,12 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   RowShape shape =
       ShapeRows(select, distinct, sorting, groups ? &*groups : nullptr,
                 joined ? &joins.order : nullptr, &out.hidden);
-  if (top_join && !sorting && !grouped) top_join->sort_keys = shape.sort_keys;
+  if (top_join && !sorting && !grouped) {
+    top_join->sort_keys = shape.sort_keys;
+    for (const SortKey& k : joins.order) {
+      top_join->order_columns.push_back(k.column);
+    }
+  }
 
   // What is left to return when resuming.
   if (resume) {

@@ -36,13 +36,13 @@ def maybe(p, v):
 def rows():
     users = [(u, rng.choice(["ann", "bob", "cy", "dan", "eve"]),
               maybe(0.15, rng.choice(["de", "DE", "fr", "us", "Us"])))
-             for u in range(1, 41)]
-    actions = [(i, maybe(0.1, rng.randint(1, 45)), rng.randint(0, 500),
+             for u in range(1, 21)]
+    actions = [(i, maybe(0.1, rng.randint(1, 23)), rng.randint(0, 500),
                 maybe(0.1, rng.choice(["x", "y", "z"])))
-               for i in range(1, 151)]
+               for i in range(1, 61)]
     tags = [(maybe(0.1, rng.randint(0, 12)),
              maybe(0.1, rng.choice(["x", "X", "y", "de", "fr", "q"])),
-             maybe(0.1, rng.randint(0, 12) / 2)) for _ in range(60)]
+             maybe(0.1, rng.randint(0, 12) / 2)) for _ in range(30)]
     return {"users": users, "actions": actions, "tags": tags}
 
 
@@ -61,7 +61,7 @@ SHAPES = [
     ("tags t JOIN users u ON u.userid = t.w", [("t", "tags"), ("u", "users")]),
     ("users u JOIN actions a ON a.userid = u.userid AND a.stamp > 250",
      [("u", "users"), ("a", "actions")]),
-    ("users u JOIN actions a ON a.userid < u.userid - 35",
+    ("users u JOIN actions a ON a.userid < u.userid - 16",
      [("u", "users"), ("a", "actions")]),
     ("users u CROSS JOIN tags t WHERE t.k = 3", [("u", "users"), ("t", "tags")]),
     ("users x JOIN users y ON x.country = y.country",
@@ -73,10 +73,10 @@ SHAPES = [
      [("a", "actions"), ("u", "users"), ("b", "actions")]),
 ]
 FILTERS = {
-    "users": ["{a}.country = 'de'", "{a}.userid < 20", "{a}.name IN ('ann', 'cy')",
+    "users": ["{a}.country = 'de'", "{a}.userid < 12", "{a}.name IN ('ann', 'cy')",
               "{a}.country IS NULL"],
     "actions": ["{a}.cat = 'x'", "{a}.stamp BETWEEN 100 AND 300",
-                "{a}.userid > 30", "{a}.cat IS NOT NULL"],
+                "{a}.userid > 15", "{a}.cat IS NOT NULL"],
     "tags": ["{a}.w > 2", "{a}.v = 'x'", "{a}.k IS NOT NULL"],
 }
 
