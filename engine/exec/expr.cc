@@ -310,6 +310,27 @@ BoundExprPtr MakeConst(Value v) {
   return e;
 }
 
+BoundExprPtr MakeColumn(const ColumnSchema& c, int index) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundExpr::Kind::kColumn;
+  e->index = index;
+  e->type = c.type;
+  e->is_list = c.is_list;
+  e->affinity = AffinityOf(c.type);
+  e->collation = c.type == Type::kText ? c.collation : nullptr;
+  return e;
+}
+
+BoundExprPtr MakeAnd(BoundExprPtr a, BoundExprPtr b) {
+  auto both = std::make_unique<BoundExpr>();
+  both->kind = BoundExpr::Kind::kBinary;
+  both->binary_op = parser::BinaryOp::kAnd;
+  both->pos = b->pos;
+  both->args.push_back(std::move(a));
+  both->args.push_back(std::move(b));
+  return both;
+}
+
 BoundExprPtr CloneExpr(const BoundExpr& expr) {
   auto e = std::make_unique<BoundExpr>();
   e->kind = expr.kind;

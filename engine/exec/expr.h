@@ -14,6 +14,7 @@
 
 #include "engine/exec/value_ops.h"
 #include "indexes/collation.h"
+#include "indexes/schema.h"
 #include "levelql/status.h"
 #include "parser/ast.h"
 
@@ -121,6 +122,11 @@ std::string ExprToString(const BoundExpr& expr,
 const Collation* CarriedCollation(const BoundExpr& e);
 
 BoundExprPtr MakeConst(Value v);
+// Column `index` of a row, whose schema is `c` (its type, affinity and, for
+// text, collation).
+BoundExprPtr MakeColumn(const ColumnSchema& c, int index);
+// `a AND b`.
+BoundExprPtr MakeAnd(BoundExprPtr a, BoundExprPtr b);
 BoundExprPtr CloneExpr(const BoundExpr& expr);
 
 }  // namespace levelql

@@ -184,15 +184,9 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         }
       }
       if (!found.ok()) return found.status();
-      const int col = *found;
-      const ColumnSchema& c = scope.table->columns[col];
-      out->kind = BoundExpr::Kind::kColumn;
-      out->index = col;
-      out->type = c.type;
-      out->is_list = c.is_list;
-      out->affinity = AffinityOf(c.type);
-      out->collation = c.type == Type::kText ? c.collation : nullptr;
-      return out;
+      BoundExprPtr column = MakeColumn(scope.table->columns[*found], *found);
+      column->pos = e.pos;
+      return column;
     }
     case ExprKind::kParam: {
       out->kind = BoundExpr::Kind::kParam;
@@ -459,17 +453,8 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
   for (const Expr* condition : conditions) {
     scope.context = condition == select.where.get() ? "in WHERE" : "in ON";
     LQ_ASSIGN_OR_RETURN(BoundExprPtr c, Bind(*condition, scope));
-    if (!out.where) {
-      out.where = std::move(c);
-      continue;
-    }
-    auto both = std::make_unique<BoundExpr>();
-    both->kind = BoundExpr::Kind::kBinary;
-    both->binary_op = parser::BinaryOp::kAnd;
-    both->pos = c->pos;
-    both->args.push_back(std::move(out.where));
-    both->args.push_back(std::move(c));
-    out.where = std::move(both);
+    out.where =
+        out.where ? MakeAnd(std::move(out.where), std::move(c)) : std::move(c);
   }
   scope.aggregates = &out.aggregates;
   item_outputs_.clear();
@@ -484,14 +469,7 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
       for (int i = first; i < last; ++i) {
         const ColumnSchema& c = out.table->columns[i];
         if (c.hidden) continue;
-        auto col = std::make_unique<BoundExpr>();
-        col->kind = BoundExpr::Kind::kColumn;
-        col->index = static_cast<int>(i);
-        col->type = c.type;
-        col->is_list = c.is_list;
-        col->affinity = AffinityOf(c.type);
-        col->collation = c.type == Type::kText ? c.collation : nullptr;
-        out.outputs.push_back(std::move(col));
+        out.outputs.push_back(MakeColumn(c, i));
         out.output_names.push_back(c.name);
         out.output_types.push_back(c.is_list ? Type::kList : c.type);
       }

@@ -6,15 +6,12 @@
 namespace levelql {
 namespace {
 
-BoundExprPtr ColumnExpr(const TableSchema& table, int column) {
-  auto e = std::make_unique<BoundExpr>();
-  e->kind = BoundExpr::Kind::kColumn;
-  e->index = column;
-  const ColumnSchema& c = table.columns[column];
-  e->type = c.type;
-  e->is_list = c.is_list;
-  e->collation = c.type == Type::kText ? c.collation : nullptr;
-  return e;
+// Whether `columns` holds `column` compared with `collation`.
+bool Holds(const std::vector<OrderColumn>& columns, int column,
+           const Collation* collation) {
+  return std::any_of(columns.begin(), columns.end(), [&](const OrderColumn& o) {
+    return o.column == column && o.collation == collation;
+  });
 }
 
 // Without an ORDER BY to follow, the group columns in the order of a key
@@ -58,11 +55,7 @@ GroupPlan PlanGroups(const BoundSelect& select,
       break;
     }
     const Collation* c = CarriedCollation(*e);
-    const bool seen =
-        std::any_of(columns.begin(), columns.end(), [&](const OrderColumn& o) {
-          return o.column == e->index && o.collation == c;
-        });
-    if (!seen) columns.push_back({e->index, false, c});
+    if (!Holds(columns, e->index, c)) columns.push_back({e->index, false, c});
   }
   if (!all_columns) {
     // Expression terms: sorted as written, ascending.
@@ -77,19 +70,11 @@ GroupPlan PlanGroups(const BoundSelect& select,
   size_t matched = 0;
   if (order_by) {
     for (const OrderColumn& o : *order_by) {
-      auto it = std::find_if(
-          columns.begin(), columns.end(), [&](const OrderColumn& c) {
-            return c.column == o.column && c.collation == o.collation;
-          });
-      const bool placed = std::any_of(
-          ordered.begin(), ordered.end(), [&](const OrderColumn& c) {
-            return c.column == o.column && c.collation == o.collation;
-          });
-      if (placed) {
+      if (Holds(ordered, o.column, o.collation)) {
         ++matched;  // ORDER BY a, a: the second term changes nothing
         continue;
       }
-      if (it == columns.end()) break;
+      if (!Holds(columns, o.column, o.collation)) break;
       ordered.push_back({o.column, o.desc, o.collation});
       ++matched;
     }
@@ -101,16 +86,12 @@ GroupPlan PlanGroups(const BoundSelect& select,
   const bool follow_key = ordered.empty();
   const bool desc = !ordered.empty() && ordered.front().desc;
   for (const OrderColumn& c : columns) {
-    const bool placed =
-        std::any_of(ordered.begin(), ordered.end(), [&](const OrderColumn& o) {
-          return o.column == c.column && o.collation == c.collation;
-        });
-    if (!placed) {
+    if (!Holds(ordered, c.column, c.collation)) {
       ordered.push_back({c.column, follow_key ? c.desc : desc, c.collation});
     }
   }
   for (const OrderColumn& c : ordered) {
-    out.owned.push_back(ColumnExpr(*select.table, c.column));
+    out.owned.push_back(MakeColumn(select.table->columns[c.column], c.column));
     out.keys.push_back({out.owned.back().get(), c.desc, c.collation});
   }
   out.order = std::move(ordered);
@@ -185,7 +166,7 @@ std::unique_ptr<PlanNode> SortIntoGroups(const TableSchema& table,
                                          std::vector<BoundExprPtr>* owned) {
   auto project = WrapPlanNode(PlanNode::Kind::kProject, "", std::move(input));
   for (size_t i = 0; i < table.columns.size(); ++i) {
-    owned->push_back(ColumnExpr(table, static_cast<int>(i)));
+    owned->push_back(MakeColumn(table.columns[i], static_cast<int>(i)));
     project->exprs.push_back(owned->back().get());
   }
   std::vector<SortKey> keys;

@@ -35,16 +35,7 @@ void Shift(BoundExpr* e, int by) {
 BoundExprPtr AndOf(std::vector<BoundExprPtr> terms) {
   BoundExprPtr out;
   for (auto& t : terms) {
-    if (!out) {
-      out = std::move(t);
-      continue;
-    }
-    auto both = std::make_unique<BoundExpr>();
-    both->kind = BoundExpr::Kind::kBinary;
-    both->binary_op = parser::BinaryOp::kAnd;
-    both->args.push_back(std::move(out));
-    both->args.push_back(std::move(t));
-    out = std::move(both);
+    out = out ? MakeAnd(std::move(out), std::move(t)) : std::move(t);
   }
   return out;
 }
@@ -178,14 +169,13 @@ bool ComparesOnly(const BoundExpr& t, int column) {
 
 // Makes `e`'s references to column `from` refer to `to` (of schema `c`).
 void Rename(BoundExpr* e, int from, int to, const ColumnSchema& c) {
-  if (e->kind == BoundExpr::Kind::kColumn && e->index == from) {
-    e->index = to;
-    e->type = c.type;
-    e->is_list = c.is_list;
-    e->affinity = AffinityOf(c.type);
-    e->collation = c.type == Type::kText ? c.collation : nullptr;
+  for (auto& a : e->args) {
+    if (a->kind == BoundExpr::Kind::kColumn && a->index == from) {
+      a = MakeColumn(c, to);
+    } else {
+      Rename(a.get(), from, to, c);
+    }
   }
-  for (auto& a : e->args) Rename(a.get(), from, to, c);
 }
 
 bool ReadsAll(const std::set<int>& read, const std::vector<SortKey>& keys) {

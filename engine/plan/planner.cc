@@ -81,11 +81,7 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
   } else if (join_order && !sorting) {
     // Joined rows come in their join order (a total one).
     for (const SortKey& k : *join_order) {
-      auto e = std::make_unique<BoundExpr>();
-      e->kind = BoundExpr::Kind::kColumn;
-      e->index = k.column;
-      e->type = select.table->columns[k.column].type;
-      e->collation = k.collation;
+      BoundExprPtr e = MakeColumn(select.table->columns[k.column], k.column);
       shape.sort_keys.push_back(
           {static_cast<int>(shape.exprs.size()), k.desc, k.collation});
       shape.exprs.push_back(e.get());
@@ -94,11 +90,7 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
   } else if (sorting) {
     // Ties are broken by primary key.
     for (const KeyColumn& pk : select.table->primary_key) {
-      auto e = std::make_unique<BoundExpr>();
-      e->kind = BoundExpr::Kind::kColumn;
-      e->index = pk.column;
-      e->type = select.table->columns[pk.column].type;
-      e->collation = pk.collation;
+      BoundExprPtr e = MakeColumn(select.table->columns[pk.column], pk.column);
       SortKey k;
       k.column = static_cast<int>(shape.exprs.size());
       k.desc = pk.direction == keys::Direction::kDesc;
@@ -206,16 +198,8 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
     not_null->kind = BoundExpr::Kind::kIsNull;
     not_null->negated = true;
     not_null->args.push_back(CloneExpr(*a.arg));
-    if (out.where) {
-      auto both = std::make_unique<BoundExpr>();
-      both->kind = BoundExpr::Kind::kBinary;
-      both->binary_op = parser::BinaryOp::kAnd;
-      both->args.push_back(std::move(out.where));
-      both->args.push_back(std::move(not_null));
-      out.where = std::move(both);
-    } else {
-      out.where = std::move(not_null);
-    }
+    out.where = out.where ? MakeAnd(std::move(out.where), std::move(not_null))
+                          : std::move(not_null);
   }
   AccessRequest request;
   request.where = out.where.get();
