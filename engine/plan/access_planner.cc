@@ -38,9 +38,14 @@ std::optional<bool> ProvidesOrder(const TableSchema& table,
   size_t k = path.eq_columns;
   std::optional<bool> reverse;
   for (const OrderColumn& o : order) {
+    // An equality fixes the column for an order by the key's collation
+    // only: under nocase, 'x' and 'X' both match and are not one value in
+    // binary order.
+    const bool text = table.columns[o.column].type == Type::kText;
     bool fixed = false;
     for (int e = 0; e < path.eq_columns; ++e) {
-      fixed = fixed || keys[e].column == o.column;
+      fixed = fixed || (keys[e].column == o.column &&
+                        (!text || keys[e].collation == o.collation));
     }
     if (fixed) continue;
     if (k >= keys.size() || keys[k].column != o.column) return std::nullopt;
