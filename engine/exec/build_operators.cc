@@ -174,7 +174,7 @@ std::unique_ptr<RowSource> BuildOperators(
       break;
     case Kind::kMergeJoin:
     case Kind::kNestedLoop: {
-      auto input = [&](size_t i) {
+      auto input = [node, ctx, t](size_t i) {
         const auto& table = node->join_tables[i];
         return BuildOperators(node->children[i].get(), ctx, table ? table : t);
       };
@@ -182,7 +182,9 @@ std::unique_ptr<RowSource> BuildOperators(
                 ? NewMergeJoin(input(0), input(1), node->left_key,
                                node->right_key, node->join_collation,
                                node->reverse)
-                : NewNestedLoop(input(0), input(1), ctx->sort_memory_bytes);
+                : NewNestedLoop(
+                      input(0), [input] { return input(1); },
+                      ctx->sort_memory_bytes);
       break;
     }
     case Kind::kDistinct:

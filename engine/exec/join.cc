@@ -102,59 +102,79 @@ class MergeJoin : public RowSource {
 
 class NestedLoop : public RowSource {
  public:
-  NestedLoop(std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right,
+  NestedLoop(std::unique_ptr<RowSource> left, RowSourceFactory open_right,
              int64_t memory_bytes)
       : left_(std::move(left)),
-        right_(std::move(right)),
+        open_right_(std::move(open_right)),
         memory_bytes_(memory_bytes) {}
 
   bool Next(Row* out) override {
+    if (!status_.ok()) return false;
     if (!loaded_) {
       loaded_ = true;
-      Row r;
-      int64_t held = 0;
-      while (right_->Next(&r)) {
-        held += static_cast<int64_t>(RowHeapBytes(r) + sizeof(Row));
-        if (held > memory_bytes_) {
-          status_ = Status::LimitExceeded(
-              "a join with no equality to merge on holds its second table's "
-              "rows in memory, and they exceed the " +
-              std::to_string(memory_bytes_) +
-              "-byte budget (PRAGMA sort_memory_bytes); join on an equality "
-              "between the tables, narrow the second one, or raise the "
-              "budget");
+      if (!Load()) return false;
+    }
+    for (;;) {
+      if (!has_left_) {
+        if (!left_->Next(&left_row_)) {
+          status_ = left_->status();
           return false;
         }
-        inner_.push_back(std::move(r));
+        has_left_ = true;
+        next_ = 0;
+        if (rescan_) right_ = open_right_();
       }
-      if (!right_->status().ok()) return false;
-    }
-    if (inner_.empty() || left_done_) return false;
-    while (!has_left_ || next_ == inner_.size()) {
-      if (!left_->Next(&left_row_)) {
-        left_done_ = true;
-        return false;
+      if (rescan_) {
+        Row r;
+        if (right_->Next(&r)) {
+          Concat(left_row_, r, out);
+          return true;
+        }
+        status_ = right_->status();
+        if (!status_.ok()) return false;
+      } else if (next_ < inner_.size()) {
+        Concat(left_row_, inner_[next_++], out);
+        return true;
       }
-      has_left_ = true;
-      next_ = 0;
+      has_left_ = false;
     }
-    Concat(left_row_, inner_[next_++], out);
-    return true;
   }
-  Status status() const override {
-    if (!status_.ok()) return status_;
-    return left_->status().ok() ? right_->status() : left_->status();
-  }
+  Status status() const override { return status_; }
 
  private:
-  std::unique_ptr<RowSource> left_, right_;
+  // Reads the right input into memory; past the budget, lets it go and
+  // reads it again per left row. False when there is nothing to pair
+  // (no right row) or on error.
+  bool Load() {
+    right_ = open_right_();
+    Row r;
+    int64_t held = 0;
+    while (right_->Next(&r)) {
+      held += static_cast<int64_t>(RowHeapBytes(r) + sizeof(Row));
+      if (held > memory_bytes_) {
+        rescan_ = true;
+        inner_.clear();
+        inner_.shrink_to_fit();
+        right_.reset();
+        return true;
+      }
+      inner_.push_back(std::move(r));
+    }
+    status_ = right_->status();
+    right_.reset();
+    return status_.ok() && !inner_.empty();
+  }
+
+  std::unique_ptr<RowSource> left_;
+  RowSourceFactory open_right_;
+  std::unique_ptr<RowSource> right_;  // read now (Load, or a rescan)
   const int64_t memory_bytes_;
   Status status_;
   bool loaded_ = false;
+  bool rescan_ = false;  // the right rows did not fit: read per left row
   std::vector<Row> inner_;
   Row left_row_;
   bool has_left_ = false;
-  bool left_done_ = false;
   size_t next_ = 0;
 };
 
@@ -170,9 +190,9 @@ std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
 }
 
 std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
-                                         std::unique_ptr<RowSource> right,
+                                         RowSourceFactory open_right,
                                          int64_t memory_bytes) {
-  return std::make_unique<NestedLoop>(std::move(left), std::move(right),
+  return std::make_unique<NestedLoop>(std::move(left), std::move(open_right),
                                       memory_bytes);
 }
 

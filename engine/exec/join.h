@@ -4,6 +4,7 @@
 #define LEVELQL_ENGINE_EXEC_JOIN_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "engine/exec/operators.h"
@@ -21,11 +22,15 @@ std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
                                         const Collation* collation,
                                         bool reverse);
 
-// Every left row paired with every right row; the right rows are read once
-// and held in memory, at most `memory_bytes` of them (LimitExceeded past
-// that, naming the budget).
+// Opens the right input of a nested loop from its start (again).
+using RowSourceFactory = std::function<std::unique_ptr<RowSource>()>;
+
+// Every left row paired with every right row, in left order, then right
+// order. The right rows are read once and held in memory while they fit in
+// `memory_bytes`; past that they are let go and the right input is read
+// again, from its start, for each left row (bounded memory, more reads).
 std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
-                                         std::unique_ptr<RowSource> right,
+                                         RowSourceFactory open_right,
                                          int64_t memory_bytes);
 
 }  // namespace levelql

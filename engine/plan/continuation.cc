@@ -251,6 +251,10 @@ Status CheckTokenFitsPlan(const ResumePoint& token, TokenMode mode,
       TokenFitsMode(token.kind, mode)) {
     return Status::OK();
   }
+  return PlanChangedError();
+}
+
+Status PlanChangedError() {
   return Status::InvalidArgument(
       "the query's plan changed since the continuation token was made: it "
       "reads rows in another order now (ANALYZE, PRAGMA disable_rules or "

@@ -89,6 +89,9 @@ bool TokenFitsMode(ResumePoint::Kind kind, TokenMode mode);
 // Whether a plan (its token mode and OrderSignature) resumes `token` at
 // the position it means: InvalidArgument naming why not (the plan reads in
 // another order now), else OK. A token at the start fits every plan.
+// The refusal of a token whose query now plans to read rows in another
+// order than when the token was made.
+Status PlanChangedError();
 Status CheckTokenFitsPlan(const ResumePoint& token, TokenMode mode,
                           uint64_t order_signature);
 

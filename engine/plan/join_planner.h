@@ -9,7 +9,8 @@
 // come ordered on the key (an index or the primary key gives that order, or
 // a sort does), then the primary keys; the join then reads each input once.
 // Without such a term every pair is formed (a nested loop over the second
-// input, held in memory). Every term that names several tables, the equality
+// input, held in memory while it fits the sort budget, else read again per
+// row of the first). Every term that names several tables, the equality
 // merged on included, is re-checked on the joined rows.
 //
 // The joined rows come in a total order (the join keys, then the tables'

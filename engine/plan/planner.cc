@@ -349,9 +349,10 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   // 4. Resume after a token's sort position.
   if ((sorting || grouped || joined) && resume &&
       resume->kind == ResumePoint::Kind::kSortKey) {
+    // The same query (the token's fingerprint says so) ordered by other
+    // keys: its plan changed.
     if (resume->sort_key.size() != shape.sort_keys.size()) {
-      return Status::InvalidArgument(
-          "continuation token does not fit this query's order; restart it");
+      return PlanChangedError();
     }
     root = Wrap(Kind::kResumeAfter, "", std::move(root));
     root->sort_keys = shape.sort_keys;
