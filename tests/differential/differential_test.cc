@@ -35,6 +35,7 @@ struct Stats {
   int64_t transactions = 0;               // committed or rolled back
   int64_t both_failed = 0;                // statements both engines refused
   int64_t nonempty = 0;                   // queries that returned rows
+  int64_t joins = 0;                      // queries over two tables
   std::map<std::string, int64_t> errors;  // levelql's refusals, by kind
 };
 
@@ -132,7 +133,15 @@ class Round {
       } else {
         s.kind = Step::Kind::kQuery;
         s.table = t;
-        s.query = gen_.RandomQuery(t);
+        if (rng.OneIn(12)) {
+          // A join of two tables, or of the table with itself.
+          const int other =
+              static_cast<int>(rng.Uniform(history_.tables.size()));
+          s.query = gen_.JoinQuery(t, other);
+          stats_->joins += s.query.join_table >= 0;
+        } else {
+          s.query = gen_.RandomQuery(t);
+        }
         ++q;
       }
       // DDL commits on its own in SQLite and is refused inside a
@@ -284,9 +293,10 @@ TEST(Differential, AgreesWithSqlite) {
       static_cast<long long>(stats.rounds), static_cast<long long>(stats.known),
       static_cast<long long>(stats.failures), SecondsSince(start));
   std::printf(
-      "[differential] %lld queries returned rows; %lld transactions; %lld "
-      "statements failed in both engines:",
+      "[differential] %lld queries returned rows; %lld joins; %lld "
+      "transactions; %lld statements failed in both engines:",
       static_cast<long long>(stats.nonempty),
+      static_cast<long long>(stats.joins),
       static_cast<long long>(stats.transactions),
       static_cast<long long>(stats.both_failed));
   for (const auto& [kind, n] : stats.errors) {

@@ -334,6 +334,15 @@ bool Generator::InUniqueKey(int table, int col) const {
   return false;
 }
 
+bool Generator::IsUniqueColumn(int table, int col) const {
+  const TableDef& t = tables_[table];
+  if (t.cols[col].unique || (t.pk.size() == 1 && t.pk[0] == col)) return true;
+  for (const IndexDef& ix : unique_indexes_[table]) {
+    if (ix.cols.size() == 1 && ix.cols[0] == col) return true;
+  }
+  return false;
+}
+
 IndexDef Generator::RandomIndex(int table, const std::string& name) {
   const TableDef& t = tables_[table];
   IndexDef ix;
@@ -435,6 +444,7 @@ Step Generator::RandomInsert(int table) {
   s.table = table;
   int n = static_cast<int>(rng_.Range(1, config_.max_insert_rows));
   for (int i = 0; i < n; ++i) s.rows.push_back(RandomRow(table));
+  state_[table].rows_bound += n;
   if (rng_.Percent(15)) {
     // Name only some columns: the others take their DEFAULT or NULL.
     for (size_t c = 0; c < t.cols.size(); ++c) {
@@ -458,6 +468,7 @@ Step Generator::RandomInsertSelect(int table) {
   s.kind = Step::Kind::kInsertSelect;
   s.table = table;
   s.query.table = table;
+  state_[table].rows_bound *= 2;
   // Copies of the table's own rows; key and UNIQUE columns are shifted so
   // that most copies do not collide.
   int64_t shift = rng_.Range(1, 9) * 10000000;

@@ -162,6 +162,13 @@ class Generator {
   // GROUP BY one to three columns (or an expression of one), aggregates,
   // HAVING, ORDER BY over the keys and aggregates.
   Query GroupedQuery(int table);
+  // An inner join of tables `a` and `b` (the same table: a self-join) on
+  // an equality of a column of each (mostly one of b's key-like columns,
+  // so that a row meets few others), in the JOIN ... ON or the comma form;
+  // the rest is any query shape over the joined columns (JoinedTable()),
+  // with b's and a's indexes shaping predicates. Falls back to
+  // RandomQuery(a) when no column types match.
+  Query JoinQuery(int a, int b);
   // A predicate over the table's columns, nesting AND/OR/NOT up to `depth`.
   Expr RandomPredicate(int table, int depth);
   // A literal that may or may not match values of `col`.
@@ -173,7 +180,11 @@ class Generator {
   struct TableState {
     std::vector<Domain> domains;
     std::vector<std::vector<Value>> keys;  // some generated primary keys
+    int64_t rows_bound = 0;  // rows inserted (an upper bound of the rows)
   };
+  // A column of `table` whose values no two rows share (a one-column
+  // primary key, UNIQUE constraint or unique index).
+  bool IsUniqueColumn(int table, int col) const;
 
   Domain RandomDomain(const Column& c, bool key);
   Value FreshValue(const Column& c, Domain& d);

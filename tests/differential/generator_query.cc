@@ -9,6 +9,7 @@ namespace levelql::difftest {
 namespace {
 
 constexpr int kMaxSumRows = 2000;  // SUM over more rows is not generated
+constexpr int64_t kMaxJoinPairs = 250000;  // see JoinQuery
 
 // The first `n` bytes of `s`, shortened to a UTF-8 character boundary.
 std::string Utf8Prefix(const std::string& s, size_t n) {
@@ -540,6 +541,81 @@ Query Generator::GroupedQuery(int table) {
       q.limit = rng_.Range(0, 10);
       if (rng_.OneIn(2)) q.offset = rng_.Range(0, 8);
     }
+  }
+  return q;
+}
+
+Query Generator::JoinQuery(int a, int b) {
+  const TableDef& ta = tables_[a];
+  const TableDef& tb = tables_[b];
+  const int na = static_cast<int>(ta.cols.size());
+  // b's join column: key-like most of the time (each row of a meets few
+  // rows of b, as a foreign key would), then a column of a of its type.
+  // Past kMaxJoinPairs pairs of rows, only a unique column (at most one
+  // row of b per row of a), so that answers stay small.
+  std::vector<int> keyish, any;
+  const bool large =
+      state_[a].rows_bound * state_[b].rows_bound > kMaxJoinPairs;
+  for (int c = 0; c < static_cast<int>(tb.cols.size()); ++c) {
+    if (tb.cols[c].list) continue;
+    if (IsUniqueColumn(b, c)) {
+      keyish.push_back(c);
+    } else if (!large && (InUniqueKey(b, c) || IsUniqueish(b, c))) {
+      keyish.push_back(c);
+    }
+    if (!large) any.push_back(c);
+  }
+  if (large) any = keyish;
+  if (any.empty()) return RandomQuery(a);
+  const int cb = rng_.Pick(!keyish.empty() && rng_.Percent(75) ? keyish : any);
+  std::vector<int> same;
+  for (int c = 0; c < na; ++c) {
+    if (!ta.cols[c].list && ta.cols[c].type == tb.cols[cb].type) {
+      same.push_back(c);
+    }
+  }
+  if (same.empty()) return RandomQuery(a);
+  const int ca = rng_.Pick(same);
+
+  // The joined table as one more table of the generator, while the query
+  // is drawn: its domains are both tables', its indexes both tables'
+  // (columns of b shifted past a's).
+  const bool on = rng_.OneIn(2);
+  tables_.push_back(JoinedTable(ta, tb, on));
+  TableState joined;
+  joined.domains = state_[a].domains;
+  joined.domains.insert(joined.domains.end(), state_[b].domains.begin(),
+                        state_[b].domains.end());
+  state_.push_back(std::move(joined));
+  auto shifted = [na](std::vector<IndexDef> v) {
+    for (IndexDef& ix : v) {
+      for (int& c : ix.cols) c += na;
+      for (int& c : ix.include) c += na;
+    }
+    return v;
+  };
+  std::vector<IndexDef> ix = indexes_[a], uix = unique_indexes_[a];
+  for (IndexDef& i : shifted(indexes_[b])) ix.push_back(std::move(i));
+  for (IndexDef& i : shifted(unique_indexes_[b])) uix.push_back(std::move(i));
+  indexes_.push_back(std::move(ix));
+  unique_indexes_.push_back(std::move(uix));
+  const int j = static_cast<int>(tables_.size()) - 1;
+  Query q = RandomQuery(j);
+  Expr cond = Expr::Binary("=", Expr::Col(ca), Expr::Col(na + cb));
+  if (rng_.OneIn(4)) std::swap(cond.kids[0], cond.kids[1]);
+  if (rng_.OneIn(5)) cond = Expr::Binary("AND", cond, Atom(j));
+  tables_.pop_back();
+  state_.pop_back();
+  indexes_.pop_back();
+  unique_indexes_.pop_back();
+
+  q.table = a;
+  q.join_table = b;
+  if (on) {
+    q.join_on = std::move(cond);
+  } else {
+    q.where = q.where ? Expr::Binary("AND", std::move(cond), *q.where)
+                      : std::move(cond);
   }
   return q;
 }

@@ -248,6 +248,11 @@ class OracleRound {
       siblings_;
 };
 
+// A query over the round's table, or (one in eight) a self-join of it.
+Query RandomQueryOrJoin(Generator& gen) {
+  return gen.rng().OneIn(8) ? gen.JoinQuery(0, 0) : gen.RandomQuery(0);
+}
+
 Step QueryStep(Query q) {
   Step s;
   s.kind = Step::Kind::kQuery;
@@ -301,7 +306,8 @@ TEST(Oracles, PlanEquivalence) {
   Check check = [](LevelqlEngine& db, const Case& c) {
     PlanTeeth ignored;
     const Step& last = c.steps.back();
-    return PlanEquivalence(db, c.tables[last.table], last.query, &ignored);
+    return PlanEquivalence(db, QueryTable(last.query, c.tables), last.query,
+                           &ignored);
   };
   RunRounds("plan", kPlanSeeds, &stats, [&](uint64_t seed, int64_t end) {
     OracleRound round(seed);
@@ -309,14 +315,14 @@ TEST(Oracles, PlanEquivalence) {
     int64_t n = 20 + static_cast<int64_t>(seed % 60);
     for (int64_t i = 0; i < n && stats.checks < end; ++i) {
       if (round.gen().rng().OneIn(10)) round.Apply(round.gen().RandomWrite(0));
-      Query q = round.gen().RandomQuery(0);
+      Query q = RandomQueryOrJoin(round.gen());
+      const TableDef t = QueryTable(q, round.history().tables);
       ++stats.checks;
-      OracleResult res = PlanEquivalence(round.db(), round.table(), q, &teeth);
+      OracleResult res = PlanEquivalence(round.db(), t, q, &teeth);
       const Case* history = &round.history();
       auto* sibling = round.RandomSibling();
       if (res.diff.empty() && sibling != nullptr) {
-        res =
-            PlanEquivalence(*sibling->second, round.table(), q, &sibling_teeth);
+        res = PlanEquivalence(*sibling->second, t, q, &sibling_teeth);
         history = &sibling->first;
       }
       if (res.skipped) ++stats.skipped;
@@ -389,11 +395,11 @@ TEST(Oracles, ContinuationReplay) {
               OracleRound round(seed);
               int64_t n = 20 + static_cast<int64_t>(seed % 60);
               for (int64_t i = 0; i < n && stats.checks < end; ++i) {
-                Query q = round.gen().RandomQuery(0);
+                Query q = RandomQueryOrJoin(round.gen());
                 Midway m = RandomMidway(round.gen().rng());
                 ++stats.checks;
-                OracleResult res =
-                    ContinuationReplay(round.db(), round.table(), q, m);
+                OracleResult res = ContinuationReplay(
+                    round.db(), QueryTable(q, round.history().tables), q, m);
                 midway += m.kind != Midway::Kind::kNone;
                 refused += res.refused;
                 if (res.skipped) ++stats.skipped;
@@ -409,8 +415,8 @@ TEST(Oracles, ContinuationReplay) {
                 ++stats.failures;
                 Check check = [m](LevelqlEngine& db, const Case& c) {
                   const Step& last = c.steps.back();
-                  return ContinuationReplay(db, c.tables[last.table],
-                                            last.query, m);
+                  return ContinuationReplay(
+                      db, QueryTable(last.query, c.tables), last.query, m);
                 };
                 Report("continuation", round.seed(),
                        round.With(round.history(), QueryStep(q)), res, check);

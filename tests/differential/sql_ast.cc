@@ -45,6 +45,34 @@ Expr Expr::Func(std::string name, std::vector<Expr> args) {
   return e;
 }
 
+TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on) {
+  TableDef j;
+  j.name = a.name + " AS x" + (on ? " JOIN " : ", ") + b.name + " AS y";
+  for (const Column& c : a.cols) {
+    j.cols.push_back(c);
+    j.cols.back().name = "x." + c.name;
+  }
+  for (const Column& c : b.cols) {
+    j.cols.push_back(c);
+    j.cols.back().name = "y." + c.name;
+  }
+  if (!a.pk.empty() && !b.pk.empty()) {
+    j.pk = a.pk;
+    j.pk_desc = a.pk_desc;
+    for (size_t i = 0; i < b.pk.size(); ++i) {
+      j.pk.push_back(b.pk[i] + static_cast<int>(a.cols.size()));
+      j.pk_desc.push_back(b.pk_desc[i]);
+    }
+  }
+  return j;
+}
+
+TableDef QueryTable(const Query& q, const std::vector<TableDef>& tables) {
+  if (q.join_table < 0) return tables[q.table];
+  return JoinedTable(tables[q.table], tables[q.join_table],
+                     q.join_on.has_value());
+}
+
 std::string RenderLiteral(const Value& v) {
   switch (v.type()) {
     case Type::kNull:
@@ -163,6 +191,7 @@ std::string RenderQuery(const Query& q, const TableDef& t, Dialect d) {
     }
   }
   out += " FROM " + t.name;
+  if (q.join_on) out += " ON " + RenderExpr(*q.join_on, t, d);
   if (q.where) out += " WHERE " + RenderExpr(*q.where, t, d);
   for (size_t i = 0; i < q.group_by.size(); ++i) {
     out += i ? ", " : " GROUP BY ";
@@ -300,6 +329,13 @@ std::string RenderStep(const Step& s, const std::vector<TableDef>& tables,
       return out;
     }
     case Step::Kind::kQuery:
+      if (s.query.join_table >= 0) {
+        return RenderQuery(
+            s.query,
+            JoinedTable(tables[s.query.table], tables[s.query.join_table],
+                        s.query.join_on.has_value()),
+            d);
+      }
       return RenderQuery(s.query, t, d);
     case Step::Kind::kAnalyze:
       return "ANALYZE " + t.name;

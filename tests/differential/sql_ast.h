@@ -114,6 +114,11 @@ struct Query {
   // GROUP BY (then items are group keys and aggregates, one row per group).
   std::vector<Expr> group_by;
   std::optional<Expr> having;
+  // A join: FROM <table> AS x JOIN <join_table> AS y [ON join_on], or the
+  // comma form (x, y) without join_on. Its expressions name the columns of
+  // JoinedTable(): x's, then y's.
+  int join_table = -1;
+  std::optional<Expr> join_on;
 };
 
 // One step of a test case.
@@ -151,6 +156,15 @@ struct Case {
   std::string disable_rules;  // levelql runs with these planner rules off
   bool file_backed = false;   // levelql on LevelDB files, not in memory
 };
+
+// The two tables of a join as one: columns `x.<name>` of `a` then
+// `y.<name>` of `b`, the key of both (none when either has none), and a
+// name that is the FROM clause (`on`: the JOIN form, else the comma form).
+TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on);
+
+// The table `q`'s expressions name columns of: tables[q.table], or the
+// JoinedTable() of a join.
+TableDef QueryTable(const Query& q, const std::vector<TableDef>& tables);
 
 std::string RenderLiteral(const Value& v);
 std::string RenderExpr(const Expr& e, const TableDef& t, Dialect d);
