@@ -84,12 +84,14 @@ class DatabaseImpl : public Database {
   // an EXPLAIN), after `resume` when given (its query, schema, plan order
   // and transaction are checked), or reading `backward_rows` rows backwards
   // from it. `query` is a binding of `stmt` to reuse when its catalog is
-  // the session's.
+  // the session's; with `reuse_plan` (a prepared statement's run from its
+  // start) its plan is reused too (plan_cache.h).
   Result<std::unique_ptr<SelectRun>> StartSelectRun(
       const std::shared_ptr<Session>& session,
       std::shared_ptr<const parser::Statement> stmt, const Params& params,
       const ResumePoint* resume, int64_t backward_rows = 0,
-      std::shared_ptr<const BoundQuery> query = nullptr);
+      std::shared_ptr<const BoundQuery> query = nullptr,
+      bool reuse_plan = false);
   // The binding of a SELECT (maybe in an EXPLAIN) against `catalog`:
   // `cached` when it was bound against it, else a new one.
   Result<std::shared_ptr<const BoundQuery>> BindQuery(

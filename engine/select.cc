@@ -4,6 +4,44 @@
 #include "engine/database_impl.h"
 
 namespace levelql {
+namespace {
+
+// The plan of a run of a prepared SELECT from its start: the kept plan
+// made for these values when it fits them (plan_cache.h), else a new one,
+// kept for later runs when it can be reused and none is kept for the same
+// rules and LIMIT/OFFSET.
+Result<PlannedSelect> PlanPrepared(const BoundQuery& query,
+                                   const ExecContext& ctx,
+                                   const RuleSet& rules) {
+  LQ_ASSIGN_OR_RETURN(Limits limits, EvaluateLimits(query.select, ctx));
+  std::shared_ptr<const PlanTemplate> kept = query.plan();
+  const bool fits = kept && kept->rules == rules &&
+                    kept->limit == limits.limit &&
+                    kept->offset == limits.offset;
+  if (fits) {
+    if (auto reused = ReusePlan(kept, query.select, *ctx.params)) {
+      return std::move(*reused);
+    }
+  }
+  LQ_ASSIGN_OR_RETURN(PlannedSelect planned,
+                      PlanSelectRun(query.select, ctx, rules));
+  if (fits || !planned.reusable) return planned;
+  auto made = std::make_shared<PlanTemplate>();
+  made->rules = rules;
+  made->limit = limits.limit;
+  made->offset = limits.offset;
+  made->planned = std::move(planned);
+  std::shared_ptr<const PlanTemplate> shared = std::move(made);
+  // This run's plan comes from the template too (a copy: the template
+  // itself is never run).
+  std::optional<PlannedSelect> copy =
+      ReusePlan(shared, query.select, *ctx.params);
+  if (!copy) return PlanSelectRun(query.select, ctx, rules);
+  query.set_plan(std::move(shared));
+  return std::move(*copy);
+}
+
+}  // namespace
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Resume(
     const std::shared_ptr<Session>& session,
@@ -49,7 +87,7 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
     const std::shared_ptr<Session>& session,
     std::shared_ptr<const parser::Statement> stmt, const Params& params,
     const ResumePoint* resume, int64_t backward_rows,
-    std::shared_ptr<const BoundQuery> query) {
+    std::shared_ptr<const BoundQuery> query, bool reuse_plan) {
   auto run = std::make_unique<SelectRun>();
   StatementView view = ViewFor(session.get());
   if (resume && resume->txn_id != 0 && resume->txn_id != view.txn_id) {
@@ -89,9 +127,14 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
       run->ctx.resume = &run->start;
     }
   }
-  LQ_ASSIGN_OR_RETURN(
-      PlannedSelect planned,
-      PlanSelectRun(*run->bound, run->ctx, rules(), backward_rows));
+  PlannedSelect planned;
+  if (reuse_plan && resume == nullptr && backward_rows == 0 &&
+      rules().on(Rule::kPlanCache)) {
+    LQ_ASSIGN_OR_RETURN(planned, PlanPrepared(*run->query, run->ctx, rules()));
+  } else {
+    LQ_ASSIGN_OR_RETURN(
+        planned, PlanSelectRun(*run->bound, run->ctx, rules(), backward_rows));
+  }
   if (run->ctx.resume) {
     LQ_RETURN_IF_ERROR(CheckTokenFitsPlan(*resume, planned.token_mode,
                                           planned.order_signature));
@@ -105,9 +148,11 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
     const std::shared_ptr<Session>& session,
     std::shared_ptr<const parser::Statement> stmt, const Params& params,
     Mode mode, std::shared_ptr<const BoundQuery>* cache) {
-  LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,
-                      StartSelectRun(session, std::move(stmt), params, nullptr,
-                                     0, cache ? *cache : nullptr));
+  LQ_ASSIGN_OR_RETURN(
+      std::unique_ptr<SelectRun> run,
+      StartSelectRun(session, std::move(stmt), params, nullptr, 0,
+                     cache ? *cache : nullptr,
+                     /*reuse_plan=*/cache != nullptr && mode == Mode::kRun));
   if (cache) *cache = run->query;
   if (mode == Mode::kRun) {
     return std::unique_ptr<Cursor>(

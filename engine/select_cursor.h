@@ -10,12 +10,14 @@
 #define LEVELQL_ENGINE_SELECT_CURSOR_H_
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "engine/catalog/catalog.h"
 #include "engine/exec/executor.h"
 #include "engine/plan/continuation.h"
+#include "engine/plan/plan_cache.h"
 #include "engine/session.h"
 #include "levelql/database.h"
 #include "parser/ast.h"
@@ -26,12 +28,26 @@ class DatabaseImpl;
 
 // A SELECT bound against one catalog, reused by later runs of the same
 // prepared statement while the catalog is the same (binding is a fifth of a
-// short query's work). Immutable once made; shared by runs and cursors.
+// short query's work). Immutable once made but for the plan its runs reuse
+// (plan_cache.h), which is set under a lock; shared by runs and cursors.
 struct BoundQuery {
   std::shared_ptr<const CatalogState> catalog;
   BoundSelect select;
   ParamSlots slots;
   uint64_t text_fingerprint = 0;  // of the statement's text
+
+  std::shared_ptr<const PlanTemplate> plan() const {
+    std::lock_guard<std::mutex> lock(plan_mu_);
+    return plan_;
+  }
+  void set_plan(std::shared_ptr<const PlanTemplate> plan) const {
+    std::lock_guard<std::mutex> lock(plan_mu_);
+    plan_ = std::move(plan);
+  }
+
+ private:
+  mutable std::mutex plan_mu_;
+  mutable std::shared_ptr<const PlanTemplate> plan_;
 };
 
 // One run of a SELECT. `exec` is declared last so its operators, which

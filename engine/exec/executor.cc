@@ -71,17 +71,25 @@ Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
   return v.int_value();
 }
 
+Result<Limits> EvaluateLimits(const BoundSelect& select,
+                              const ExecContext& ctx) {
+  Limits out;
+  if (select.limit) {
+    LQ_ASSIGN_OR_RETURN(out.limit, EvaluateCount(*select.limit, ctx, "LIMIT"));
+  }
+  if (select.offset) {
+    LQ_ASSIGN_OR_RETURN(out.offset,
+                        EvaluateCount(*select.offset, ctx, "OFFSET"));
+  }
+  return out;
+}
+
 Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
                                     const ExecContext& ctx,
                                     const RuleSet& rules,
                                     int64_t backward_rows) {
-  int64_t limit = -1, offset = 0;
-  if (select.limit) {
-    LQ_ASSIGN_OR_RETURN(limit, EvaluateCount(*select.limit, ctx, "LIMIT"));
-  }
-  if (select.offset) {
-    LQ_ASSIGN_OR_RETURN(offset, EvaluateCount(*select.offset, ctx, "OFFSET"));
-  }
+  LQ_ASSIGN_OR_RETURN(Limits limits, EvaluateLimits(select, ctx));
+  const int64_t limit = limits.limit, offset = limits.offset;
   PlannerInput input;
   input.rules = &rules;
   input.params = ctx.params;
@@ -100,6 +108,7 @@ SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
   exec.order_signature = planned.order_signature;
   exec.where = std::move(planned.where);
   exec.hidden = std::move(planned.hidden);
+  exec.keep = std::move(planned.keep);
   exec.root = BuildOperators(exec.plan.get(), ctx, select.table);
   exec.width = select.outputs.size();
   return exec;

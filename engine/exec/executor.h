@@ -27,9 +27,18 @@ struct SelectExecution {
   uint64_t order_signature = 0;      // what its tokens' positions refer to
   BoundExprPtr where;                // the normalized WHERE clause
   std::vector<BoundExprPtr> hidden;  // sort keys the planner added
+  std::shared_ptr<const void> keep;  // what else the plan points into
   size_t width = 0;                  // visible output columns
   std::unique_ptr<RowSource> root;   // rows are [outputs..., sort keys...]
 };
+
+// A SELECT's LIMIT (-1: none) and OFFSET, evaluated.
+struct Limits {
+  int64_t limit = -1;
+  int64_t offset = 0;
+};
+Result<Limits> EvaluateLimits(const BoundSelect& select,
+                              const ExecContext& ctx);
 
 // Plans a SELECT: evaluates LIMIT and OFFSET, reads the table's statistics
 // and ctx->resume. `select` must outlive the plan. `backward_rows` > 0

@@ -454,6 +454,7 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
                             const std::vector<const BoundExpr*>& terms) {
   AccessPath path;
   path.index = index;
+  path.inputs = terms;
   const std::vector<KeyColumn>& columns = KeyColumnsOf(table, index);
   if (columns.empty() || !SomeTermOn(columns[0].column, terms)) return path;
   // Span prefixes built so far (equality columns), with their labels.

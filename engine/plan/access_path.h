@@ -41,6 +41,9 @@ struct AccessPath {
   // that the spans do not pin to a single element.
   bool may_repeat_rows = false;
   std::vector<const BoundExpr*> consumed;  // terms the spans answer
+  // The terms it was derived from (a reused plan derives it again from
+  // their counterparts for other parameter values: plan_cache.h).
+  std::vector<const BoundExpr*> inputs;
   double selectivity = 1.0;        // fraction of rows, estimated without stats
   size_t prefix_points = 1;        // combinations of the equality prefix
   double range_selectivity = 1.0;  // of the range column, estimated

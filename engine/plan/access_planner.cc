@@ -249,6 +249,7 @@ class Planner {
                  bool allow_union) {
     std::vector<AccessPath> paths = Paths(terms);
     for (AccessPath& p : paths) {
+      saw_empty_ = saw_empty_ || p.empty;
       if (p.empty && rules_.on(Rule::kContradiction)) {
         Choice c;
         c.empty = true;
@@ -415,6 +416,8 @@ class Planner {
   const TableSchema& table() const { return *table_; }
   const RuleSet& rules() const { return rules_; }
   double n() const { return n_; }
+  // Whether some derived range was empty (the values decided a choice).
+  bool saw_empty() const { return saw_empty_; }
 
  private:
   std::shared_ptr<const TableSchema> table_;
@@ -424,6 +427,7 @@ class Planner {
   int64_t skip_ = 0;
   bool count_only_ = false;
   const std::set<int>* read_ = nullptr;
+  bool saw_empty_ = false;
 };
 // Splits WHERE into terms and drops constant TRUE ones; nullopt when a
 // constant term is FALSE or NULL (the query matches nothing).
@@ -560,6 +564,7 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
   }
   AccessPlan out;
   out.ordered = c.ordered || request.order.empty();
+  out.reusable = terms.has_value() && !c.empty && !planner.saw_empty();
   if (c.empty) {
     out.rows = Node(Kind::kEmpty, "", 0);
     return out;

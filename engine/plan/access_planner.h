@@ -51,6 +51,10 @@ struct AccessPlan {
   bool ordered = false;   // rows come in the requested order
   bool filtered = false;  // a Filter re-checks the WHERE clause
   bool skipped = false;   // the OFFSET was counted on keys (a Skip node)
+  // No choice depended on a range being empty (a contradiction, a
+  // disjunct left out of a union): the plan holds for other values of the
+  // terms' constants whose scans derive to the same shape (plan_cache.h).
+  bool reusable = true;
 };
 
 AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table,

@@ -4,6 +4,15 @@
 
 namespace levelql {
 
+std::unique_ptr<PlanNode> ClonePlan(const PlanNode& root) {
+  auto copy = std::make_unique<PlanNode>(root);
+  copy->stats = NodeStats();
+  for (const auto& child : root.children) {
+    copy->children.push_back(ClonePlan(*child));
+  }
+  return copy;
+}
+
 std::string_view PlanKindName(PlanNode::Kind kind) {
   switch (kind) {
     case PlanNode::Kind::kEmpty:

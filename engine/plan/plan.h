@@ -29,6 +29,19 @@ struct NodeStats {
   uint64_t spilled_runs = 0;  // Sort: runs written to temporary files
 };
 
+struct PlanNode;
+
+// A node's children. Copying a node copies none of them (ClonePlan copies
+// a whole tree); moving moves them.
+struct PlanChildren : std::vector<std::unique_ptr<PlanNode>> {
+  PlanChildren() = default;
+  PlanChildren(const PlanChildren&)
+      : std::vector<std::unique_ptr<PlanNode>>() {}
+  PlanChildren& operator=(const PlanChildren&) { return *this; }
+  PlanChildren(PlanChildren&&) = default;
+  PlanChildren& operator=(PlanChildren&&) = default;
+};
+
 struct PlanNode {
   enum class Kind {
     kEmpty,        // the WHERE clause contradicts itself: no row
@@ -56,7 +69,7 @@ struct PlanNode {
   Kind kind = Kind::kTableScan;
   std::string detail;
   double estimated_rows = 0;
-  std::vector<std::unique_ptr<PlanNode>> children;
+  PlanChildren children;
 
   // kTableScan, kIndexScan, kSortKeys: read backwards (previous pages,
   // ORDER BY ... DESC over an ascending key).
@@ -113,6 +126,10 @@ struct PlanNode {
 };
 
 std::string_view PlanKindName(PlanNode::Kind kind);
+
+// A copy of the tree under `root`, with counters at zero. It points at
+// what `root` points at.
+std::unique_ptr<PlanNode> ClonePlan(const PlanNode& root);
 
 // One line per node, children indented by two spaces. With `analyze`, each
 // line ends with the actual counters.

@@ -144,17 +144,50 @@ std::unique_ptr<PlanNode> LimitNode(std::unique_ptr<PlanNode> root,
   return l;
 }
 
+// MIN or MAX of one column alone is the first non-NULL value in the
+// column's order (last for MAX): ask for that order and one row, and let
+// the aggregate read it. Without an index giving that order nothing
+// changes (the NOT NULL test only drops rows MIN/MAX ignore).
+std::optional<OrderColumn> Extreme(const BoundSelect& select,
+                                   const RuleSet& rules) {
+  if (rules.on(Rule::kMinMax) && select.single_row() && select.from.empty() &&
+      select.aggregates.size() == 1 && !select.aggregates[0].distinct &&
+      (select.aggregates[0].kind == AggregateKind::kMin ||
+       select.aggregates[0].kind == AggregateKind::kMax) &&
+      select.aggregates[0].arg->kind == BoundExpr::Kind::kColumn &&
+      !select.aggregates[0].arg->is_list && !select.table->one_row) {
+    const AggregateSpec& a = select.aggregates[0];
+    return OrderColumn{a.arg->index, a.kind == AggregateKind::kMax,
+                       a.collation};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+BoundExprPtr PlannedWhere(const BoundSelect& select, const RuleSet& rules,
+                          const std::vector<Value>& params) {
+  BoundExprPtr where;
+  if (select.where) {
+    where = NormalizePredicate(CloneExpr(*select.where), rules, params);
+  }
+  if (Extreme(select, rules)) {
+    auto not_null = std::make_unique<BoundExpr>();
+    not_null->kind = BoundExpr::Kind::kIsNull;
+    not_null->negated = true;
+    not_null->args.push_back(CloneExpr(*select.aggregates[0].arg));
+    where = where ? MakeAnd(std::move(where), std::move(not_null))
+                  : std::move(not_null);
+  }
+  return where;
+}
 
 Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
                                  int64_t offset, const PlannerInput& input) {
   const ResumePoint* resume = input.resume;
   const RuleSet& rules = *input.rules;
   PlannedSelect out;
-  if (select.where) {
-    out.where =
-        NormalizePredicate(CloneExpr(*select.where), rules, *input.params);
-  }
+  out.where = PlannedWhere(select, rules, *input.params);
 
   // 1. Access: which rows, in which order.
   const std::optional<std::vector<OrderColumn>> order = OrderColumns(select);
@@ -180,27 +213,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
       needed.insert(k.column);
     }
   }
-  // MIN or MAX of one column alone is the first non-NULL value in the
-  // column's order (last for MAX): ask for that order and one row, and let
-  // the aggregate read it. Without an index giving that order nothing
-  // changes (the NOT NULL test only drops rows MIN/MAX ignore).
-  std::optional<OrderColumn> extreme;
-  if (rules.on(Rule::kMinMax) && select.single_row() && !joined &&
-      select.aggregates.size() == 1 && !select.aggregates[0].distinct &&
-      (select.aggregates[0].kind == AggregateKind::kMin ||
-       select.aggregates[0].kind == AggregateKind::kMax) &&
-      select.aggregates[0].arg->kind == BoundExpr::Kind::kColumn &&
-      !select.aggregates[0].arg->is_list && !select.table->one_row) {
-    const AggregateSpec& a = select.aggregates[0];
-    extreme =
-        OrderColumn{a.arg->index, a.kind == AggregateKind::kMax, a.collation};
-    auto not_null = std::make_unique<BoundExpr>();
-    not_null->kind = BoundExpr::Kind::kIsNull;
-    not_null->negated = true;
-    not_null->args.push_back(CloneExpr(*a.arg));
-    out.where = out.where ? MakeAnd(std::move(out.where), std::move(not_null))
-                          : std::move(not_null);
-  }
+  const std::optional<OrderColumn> extreme = Extreme(select, rules);
   AccessRequest request;
   request.where = out.where.get();
   request.column_names = &select.column_names;
@@ -392,6 +405,8 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
     root = LimitNode(std::move(root), input.backward_rows, 0);
   }
   out.plan = std::move(root);
+  out.reusable = !joined && !select.table->one_row && resume == nullptr &&
+                 input.backward_rows == 0 && access.reusable;
   return out;
 }
 

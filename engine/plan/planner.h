@@ -50,7 +50,18 @@ struct PlannedSelect {
   uint64_t order_signature = 0;      // of the forward read (continuation.h)
   BoundExprPtr where;                // the normalized WHERE clause
   std::vector<BoundExprPtr> hidden;  // primary-key sort keys
+  // A plan for other parameter values may be made from this one
+  // (plan_cache.h): one table, read from its start, and no choice that an
+  // empty range decided.
+  bool reusable = false;
+  // What else the plan points into (a reused plan: its template).
+  std::shared_ptr<const void> keep;
 };
+
+// The WHERE clause a SELECT's plan reads: normalized for `params`
+// (normalize.h), and for MIN/MAX over an index, the column IS NOT NULL.
+BoundExprPtr PlannedWhere(const BoundSelect& select, const RuleSet& rules,
+                          const std::vector<Value>& params);
 
 // Plans a SELECT. `limit`/`offset` are the statement's (evaluated); with
 // input.resume they are adjusted to what is left. `select` must outlive the

@@ -30,6 +30,8 @@ std::string_view RuleName(Rule r) {
       return "offset_skip";
     case Rule::kMinMax:
       return "min_max";
+    case Rule::kPlanCache:
+      return "plan_cache";
     case Rule::kCount:
       break;
   }

@@ -27,6 +27,7 @@ enum class Rule {
   kIndexOnly,        // no row fetch when the index covers the query
   kOffsetSkip,       // OFFSET skips index entries without fetching rows
   kMinMax,           // MIN/MAX of an ordered column: its first entry
+  kPlanCache,        // a prepared SELECT reuses its plan (plan_cache.h)
   kCount,
 };
 
@@ -38,6 +39,7 @@ class RuleSet {
   bool on(Rule r) const { return !off_[static_cast<size_t>(r)]; }
   void Disable(Rule r) { off_.set(static_cast<size_t>(r)); }
   std::string DisabledNames() const;
+  bool operator==(const RuleSet& other) const { return off_ == other.off_; }
 
  private:
   std::bitset<static_cast<size_t>(Rule::kCount)> off_;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "engine/plan/plan_cache.h"
 #include "tests/differential/generator.h"
 #include "tests/differential/oracles.h"
 #include "tests/differential/shrink.h"
@@ -30,6 +31,7 @@ using testing::SecondsSince;
 constexpr std::initializer_list<uint64_t> kNoRecSeeds = {3100417, 6200731};
 constexpr std::initializer_list<uint64_t> kTlpSeeds = {3300293, 6400559};
 constexpr std::initializer_list<uint64_t> kPlanSeeds = {3500069, 6600421};
+constexpr std::initializer_list<uint64_t> kReuseSeeds = {3900161, 7100299};
 constexpr std::initializer_list<uint64_t> kContinuationSeeds = {3700187,
                                                                 6800363};
 
@@ -428,6 +430,44 @@ TEST(Oracles, ContinuationReplay) {
              " with ANALYZE or PRAGMA between "
              "pages (" +
              std::to_string(refused) + " refused: plan changed)");
+}
+
+// Plan reuse: a prepared query run with other parameter values returns
+// what a fresh plan returns; and plans are reused (teeth).
+TEST(Oracles, PlanReuse) {
+  auto start = std::chrono::steady_clock::now();
+  Stats stats;
+  const uint64_t reuses_before = PlanReuses();
+  RunRounds("reuse", kReuseSeeds, &stats, [&](uint64_t seed, int64_t end) {
+    OracleRound round(seed);
+    int64_t n = 20 + static_cast<int64_t>(seed % 60);
+    for (int64_t i = 0; i < n && stats.checks < end; ++i) {
+      if (round.gen().rng().OneIn(10)) round.Apply(round.gen().RandomWrite(0));
+      Query q = RandomQueryOrJoin(round.gen());
+      const uint64_t variants = round.gen().rng().Next();
+      ++stats.checks;
+      OracleResult res = PlanReuse(
+          round.db(), QueryTable(q, round.history().tables), q, variants);
+      if (res.skipped) ++stats.skipped;
+      if (res.diff.empty()) continue;
+      ++stats.failures;
+      Check check = [variants](LevelqlEngine& db, const Case& c) {
+        const Step& last = c.steps.back();
+        return PlanReuse(db, QueryTable(last.query, c.tables), last.query,
+                         variants);
+      };
+      Report("reuse", round.seed(), round.With(round.history(), QueryStep(q)),
+             res, check);
+      break;
+    }
+  });
+  const uint64_t reuses = PlanReuses() - reuses_before;
+  Finish("reuse", stats, start,
+         ", " + std::to_string(reuses) + " runs reused a plan");
+  // Teeth: most prepared runs must reuse their plan.
+  if (stats.checks >= 1000) {
+    EXPECT_GT(reuses, static_cast<uint64_t>(stats.checks));
+  }
 }
 
 }  // namespace

@@ -419,3 +419,131 @@ OracleResult ContinuationReplay(LevelqlEngine& db, const TableDef& t,
 }
 
 }  // namespace levelql::difftest
+
+namespace levelql::difftest {
+namespace {
+
+// A value near `v` for another run of a prepared statement: of the same
+// type mostly (a reused plan must derive its ranges again), now and then
+// NULL or another literal of the query (another shape: planned afresh).
+Value Variant(const Value& v, const std::vector<Value>& others, Rng& rng) {
+  const int r = static_cast<int>(rng.Uniform(100));
+  if (r < 40) return v;
+  if (r < 55) return rng.Pick(others);
+  if (r < 60) return Value::Null();
+  switch (v.type()) {
+    case Type::kInteger: {
+      const int64_t i = v.int_value();
+      if (i > INT64_MIN + 4 && i < INT64_MAX - 4) {
+        return Value::Int(i + rng.Range(-3, 3));
+      }
+      return v;
+    }
+    case Type::kReal:
+      return Value::Real(v.real_value() +
+                         static_cast<double>(rng.Range(-4, 4)) / 2);
+    case Type::kText: {
+      std::string s = v.text();
+      if (rng.OneIn(3) && !s.empty()) {
+        s.resize(rng.Uniform(s.size()));
+      } else if (rng.OneIn(2)) {
+        s += rng.OneIn(2) ? "a" : "%";
+      } else if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') {
+        s[0] = static_cast<char>(s[0] - 'a' + 'A');
+      }
+      return Value::Text(s);
+    }
+    default:
+      return v;
+  }
+}
+
+Outcome Collect(Result<std::unique_ptr<Cursor>> cur) {
+  Outcome out;
+  if (!cur.ok()) {
+    out.ok = false;
+    out.error = cur.status().ToString();
+    return out;
+  }
+  while ((*cur)->Next()) {
+    ResultRow row;
+    for (const Value& v : (*cur)->row()) row.push_back(Cell::FromValue(v));
+    out.rows.push_back(std::move(row));
+  }
+  if (Status s = (*cur)->status(); !s.ok()) {
+    out.ok = false;
+    out.error = s.ToString();
+    out.rows.clear();
+  }
+  return out;
+}
+
+// `e` with its literals replaced by `values` from *next on, in rendering
+// order.
+void Substitute(Expr* e, const std::vector<Value>& values, size_t* next) {
+  if (e->kind == Expr::Kind::kLiteral) {
+    e->literal = values[(*next)++];
+    return;
+  }
+  for (Expr& k : e->kids) Substitute(&k, values, next);
+}
+
+}  // namespace
+
+OracleResult PlanReuse(LevelqlEngine& db, const TableDef& t, const Query& q,
+                       uint64_t variant_seed) {
+  OracleResult r;
+  std::vector<Value> first;
+  const std::string sql = RenderQuery(q, t, Dialect::kLevelql, &first);
+  if (first.empty()) return r;  // nothing varies
+  const std::string base =
+      "PRAGMA disable_rules = '" + WithOpenBugRulesOff("") + "'";
+  const std::string fresh =
+      "PRAGMA disable_rules = '" + WithOpenBugRulesOff("plan_cache") + "'";
+  db.Run(base, false);
+  auto stmt = db.db().Prepare(sql);
+  if (!stmt.ok()) return r;  // a `?` where the dialect wants a literal
+  Rng rng(variant_seed);
+  for (int run = 0; run < 8; ++run) {
+    Params params;
+    for (const Value& v : first) {
+      params.positional.push_back(run == 0 ? v : Variant(v, first, rng));
+    }
+    db.Run(fresh, false);
+    Outcome want = Collect(db.db().Query(sql, params));
+    db.Run(base, false);
+    Outcome got = Collect((*stmt)->Query(params));
+    std::string diff;
+    if (!want.ok || !got.ok) {
+      if (want.ok == got.ok) continue;
+      if (Overflow(want) || Overflow(got)) {
+        r.skipped = true;
+        continue;
+      }
+      diff = want.ok ? "failed: " + got.error
+                     : "succeeded, planned afresh failed: " + want.error;
+    } else {
+      diff = CompareRows(want.rows, got.rows, q.ordered);
+    }
+    if (diff.empty()) continue;
+    std::string values;
+    for (const Value& v : params.positional) {
+      values += (values.empty() ? "" : ", ") + RenderLiteral(v);
+    }
+    r.diff = "[run " + std::to_string(run + 1) + " of the prepared " + sql +
+             " with (" + values + ")] " + diff;
+    // The answer for those values, pinned with them as literals.
+    Query literal = q;
+    size_t next = 0;
+    if (literal.join_on)
+      Substitute(&*literal.join_on, params.positional, &next);
+    if (literal.where) Substitute(&*literal.where, params.positional, &next);
+    r.tail = QueryRecord(RenderQuery(literal, t, Dialect::kLevelql), want,
+                         q.ordered);
+    break;
+  }
+  db.Run(base, false);
+  return r;
+}
+
+}  // namespace levelql::difftest

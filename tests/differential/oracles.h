@@ -20,6 +20,10 @@
 //          the planner rules change after the first page: then the resume
 //          must return exactly the remaining rows or be refused with an
 //          InvalidArgument saying the plan changed.
+//   PlanReuse  one query prepared with its WHERE/ON literals as parameters
+//          and run with several sets of values: each run (the later ones
+//          reuse the first run's plan) must return what the query planned
+//          afresh for those values returns.
 //
 // A check is skipped only when arithmetic overflow (an error by design)
 // happens in one evaluation and not in the one it is compared with; any
@@ -83,6 +87,15 @@ inline constexpr const char* kPlanChangedMessage = "plan changed";
 // WithOpenBugRulesOff("") before and after.
 OracleResult ContinuationReplay(LevelqlEngine& db, const TableDef& t,
                                 const Query& q, const Midway& midway);
+
+// Plan reuse: the query with the literals of its WHERE and ON clauses as
+// `?` parameters, prepared once and run with 8 sets of values (the
+// literals, then values near them drawn from `variant_seed`: of the same
+// type mostly, now and then NULL or another of them), returns for each
+// what the same SQL planned afresh (PRAGMA disable_rules =
+// 'plan_cache') returns.
+OracleResult PlanReuse(LevelqlEngine& db, const TableDef& t, const Query& q,
+                       uint64_t variant_seed);
 
 }  // namespace levelql::difftest
 

@@ -1,13 +1,13 @@
 #!/bin/sh
 # The long pass of the correctness oracles (`make soak`): differential
 # queries against SQLite, the NoREC / TLP / plan-equivalence / continuation
-# oracles, the model-based test, then the fuzzers for a time budget. Two
+# / plan-reuse oracles, the model-based test, then the fuzzers for a time budget. Two
 # lanes run at once.
 #
 #   SOAK_QUERIES        differential queries, split over both lanes
 #                       (default 1000000)
-#   SOAK_ORACLE_CHECKS  checks per oracle (default 250000: 1000000 over the
-#                       four oracles)
+#   SOAK_ORACLE_CHECKS  checks per oracle (default 250000: 1250000 over the
+#                       five oracles)
 #   SOAK_MODEL_STEPS    model-test steps (default 200000)
 #   SOAK_FUZZ_SECONDS   fuzzing time over all fuzzers (default 1800)
 #   LEVELQL_SEED        base seed (default: a fresh one, printed; every
@@ -58,7 +58,7 @@ lane1() {
     LEVELQL_DIFF_QUERIES=$((queries / 2)) "$bin/differential_test"
   run oracles-1 env LEVELQL_SEED=$((seed + 7000000)) \
     LEVELQL_ORACLE_CHECKS="$checks" "$bin/oracle_test" \
-    --gtest_filter='Oracles.NoRec:Oracles.Tlp'
+    --gtest_filter='Oracles.NoRec:Oracles.Tlp:Oracles.PlanReuse'
   run model env LEVELQL_SEED=$((seed + 9000000)) \
     LEVELQL_MODEL_STEPS="$steps" "$bin/model_test"
 }
@@ -114,7 +114,7 @@ expect differential-1 "[differential] $((queries / 2)) queries, 0 failures"
 expect differential-2 \
   "[differential] $((queries - queries / 2)) queries, 0 failures"
 expect oracles-1 "[norec] $checks checks, 0 failures" \
-  "[tlp] $checks checks, 0 failures"
+  "[tlp] $checks checks, 0 failures" "[reuse] $checks checks, 0 failures"
 expect oracles-2 "[plan] $checks checks, 0 failures" \
   "[continuation] $checks checks, 0 failures"
 expect model "[model] $steps steps, 0 failures"

@@ -116,12 +116,17 @@ bool IsNocaseColumn(const Expr& e, const TableDef& t) {
 
 }  // namespace
 
-std::string RenderExpr(const Expr& e, const TableDef& t, Dialect d) {
-  auto kid = [&](size_t i) { return RenderExpr(e.kids[i], t, d); };
+std::string RenderExpr(const Expr& e, const TableDef& t, Dialect d,
+                       std::vector<Value>* params) {
+  auto kid = [&](size_t i) { return RenderExpr(e.kids[i], t, d, params); };
   switch (e.kind) {
     case Expr::Kind::kColumn:
       return t.cols[e.column].name;
     case Expr::Kind::kLiteral:
+      if (params) {
+        params->push_back(e.literal);
+        return "?";
+      }
       return RenderLiteral(e.literal);
     case Expr::Kind::kUnary:
       return "(" + e.op + " " + kid(0) + ")";
@@ -180,7 +185,8 @@ std::string RenderExpr(const Expr& e, const TableDef& t, Dialect d) {
   return "?";
 }
 
-std::string RenderQuery(const Query& q, const TableDef& t, Dialect d) {
+std::string RenderQuery(const Query& q, const TableDef& t, Dialect d,
+                        std::vector<Value>* params) {
   std::string out = q.distinct ? "SELECT DISTINCT " : "SELECT ";
   if (q.star) {
     out += "*";
@@ -191,8 +197,8 @@ std::string RenderQuery(const Query& q, const TableDef& t, Dialect d) {
     }
   }
   out += " FROM " + t.name;
-  if (q.join_on) out += " ON " + RenderExpr(*q.join_on, t, d);
-  if (q.where) out += " WHERE " + RenderExpr(*q.where, t, d);
+  if (q.join_on) out += " ON " + RenderExpr(*q.join_on, t, d, params);
+  if (q.where) out += " WHERE " + RenderExpr(*q.where, t, d, params);
   for (size_t i = 0; i < q.group_by.size(); ++i) {
     out += i ? ", " : " GROUP BY ";
     out += RenderExpr(q.group_by[i], t, d);

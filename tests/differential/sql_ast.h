@@ -167,8 +167,13 @@ TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on);
 TableDef QueryTable(const Query& q, const std::vector<TableDef>& tables);
 
 std::string RenderLiteral(const Value& v);
-std::string RenderExpr(const Expr& e, const TableDef& t, Dialect d);
-std::string RenderQuery(const Query& q, const TableDef& t, Dialect d);
+// With `params`, every literal is a `?` and its value is appended there.
+std::string RenderExpr(const Expr& e, const TableDef& t, Dialect d,
+                       std::vector<Value>* params = nullptr);
+// With `params`, the literals of WHERE and ON are `?` parameters (their
+// values appended there in order); elsewhere a literal can be an ordinal.
+std::string RenderQuery(const Query& q, const TableDef& t, Dialect d,
+                        std::vector<Value>* params = nullptr);
 std::string RenderCreateTable(const TableDef& t, Dialect d);
 std::string RenderCreateIndex(const IndexDef& ix, const TableDef& t, Dialect d);
 // Any step as one SQL statement (no trailing ';').

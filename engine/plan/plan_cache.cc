@@ -1,0 +1,111 @@
+#include "engine/plan/plan_cache.h"
+
+#include <atomic>
+#include <unordered_map>
+
+#include "engine/plan/access_path.h"
+
+namespace levelql {
+namespace {
+
+using ExprMap = std::unordered_map<const BoundExpr*, const BoundExpr*>;
+
+std::atomic<uint64_t> reuses{0};
+
+// Whether `b` is `a` but for the values of its constants, each of the same
+// type as in `a` (booleans and NULLs equal: they decide terms); maps every
+// node of `a` to its counterpart.
+bool Match(const BoundExpr& a, const BoundExpr& b, ExprMap* map) {
+  if (a.kind != b.kind || a.index != b.index || a.unary_op != b.unary_op ||
+      a.binary_op != b.binary_op || a.negated != b.negated ||
+      a.function != b.function || a.cast_type != b.cast_type ||
+      a.type != b.type || a.is_list != b.is_list || a.affinity != b.affinity ||
+      a.collation != b.collation || a.case_operand != b.case_operand ||
+      a.case_else != b.case_else || a.args.size() != b.args.size()) {
+    return false;
+  }
+  if (a.kind == BoundExpr::Kind::kConst) {
+    const Type type = a.value.type();
+    if (type != b.value.type()) return false;
+    if ((type == Type::kNull || type == Type::kBoolean) &&
+        !(a.value == b.value)) {
+      return false;
+    }
+  }
+  (*map)[&a] = &b;
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    if (!Match(*a.args[i], *b.args[i], map)) return false;
+  }
+  return true;
+}
+
+// Whether `now` (derived for the new values) has the shape every choice
+// about `then` rested on.
+bool SameShape(const AccessPath& then, const AccessPath& now,
+               const ExprMap& map) {
+  if (now.empty || then.index != now.index ||
+      then.spans.size() != now.spans.size() ||
+      then.eq_columns != now.eq_columns ||
+      then.used_columns != now.used_columns ||
+      then.prefix_points != now.prefix_points ||
+      then.pk_sorted != now.pk_sorted || then.exact != now.exact ||
+      then.may_repeat_rows != now.may_repeat_rows ||
+      then.consumed.size() != now.consumed.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < then.consumed.size(); ++i) {
+    auto it = map.find(then.consumed[i]);
+    if (it == map.end() || it->second != now.consumed[i]) return false;
+  }
+  return true;
+}
+
+// Points the copied plan under `node` at the new WHERE clause and derives
+// its scans' ranges again; false when a range changed shape.
+bool Rederive(PlanNode* node, const TableSchema& table, const ExprMap& map) {
+  if (node->kind == PlanNode::Kind::kIndexScan && !node->path.inputs.empty()) {
+    std::vector<const BoundExpr*> terms;
+    for (const BoundExpr* t : node->path.inputs) {
+      auto it = map.find(t);
+      if (it == map.end()) return false;
+      terms.push_back(it->second);
+    }
+    AccessPath path = DeriveAccessPath(table, node->path.index, terms);
+    if (!SameShape(node->path, path, map)) return false;
+    node->path = std::move(path);
+  }
+  if (node->predicate) {
+    // A filter's WHERE clause (HAVING points into the statement: kept).
+    auto it = map.find(node->predicate);
+    if (it != map.end()) node->predicate = it->second;
+  }
+  for (auto& child : node->children) {
+    if (!Rederive(child.get(), table, map)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
+                                       const BoundSelect& select,
+                                       const std::vector<Value>& params) {
+  const PlannedSelect& then = t->planned;
+  if (!then.reusable) return std::nullopt;
+  PlannedSelect out;
+  out.where = PlannedWhere(select, t->rules, params);
+  ExprMap map;
+  if ((then.where == nullptr) != (out.where == nullptr)) return std::nullopt;
+  if (then.where && !Match(*then.where, *out.where, &map)) return std::nullopt;
+  out.plan = ClonePlan(*then.plan);
+  if (!Rederive(out.plan.get(), *select.table, map)) return std::nullopt;
+  out.token_mode = then.token_mode;
+  out.order_signature = then.order_signature;
+  out.keep = std::move(t);  // the plan points into its hidden expressions
+  reuses.fetch_add(1, std::memory_order_relaxed);
+  return out;
+}
+
+uint64_t PlanReuses() { return reuses.load(std::memory_order_relaxed); }
+
+}  // namespace levelql

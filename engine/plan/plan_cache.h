@@ -1,0 +1,54 @@
+// Plan reuse: a prepared SELECT is planned once and later executions with
+// other parameter values reuse the plan.
+//
+// A plan is made for values: they are folded into the WHERE clause, and the
+// folded constants shape each scan's key ranges. A reused plan keeps every
+// choice made for the first values (which index, intersection or union,
+// order, index-only, OFFSET on keys) and derives again what the new values
+// decide: the normalized WHERE clause and each scan's key ranges. The
+// choices rest on facts about the ranges (how many leading columns are
+// points, whether the ranges prove the terms, how many spans, which terms
+// they answer); when the new values give a range of another shape, or an
+// empty one, or the WHERE clause folds to another tree, the plan is not
+// reused and the statement is planned afresh. So a reused plan is correct
+// for every value it accepts, and the plan a fresh planning would choose
+// for values of the same shape, but for estimates: like SQLite's plans, it
+// does not look at how many rows the new values select.
+//
+// Thread-safety: a PlanTemplate is immutable and shared; ReusePlan is a
+// pure function of it.
+#ifndef LEVELQL_ENGINE_PLAN_PLAN_CACHE_H_
+#define LEVELQL_ENGINE_PLAN_PLAN_CACHE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/plan/planner.h"
+#include "engine/plan/rules.h"
+
+namespace levelql {
+
+// A plan kept for reuse, and what it was made under besides the catalog
+// (the prepared statement's binding is per catalog, statistics included).
+struct PlanTemplate {
+  RuleSet rules;
+  int64_t limit = -1;  // evaluated LIMIT (-1: none) and OFFSET
+  int64_t offset = 0;
+  PlannedSelect planned;  // planned.reusable
+};
+
+// A plan for `params` made from `t`: the WHERE clause normalized for them
+// and every scan's ranges derived from it; the result keeps `t` alive.
+// Nullopt when the values shape the plan differently (above).
+std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
+                                       const BoundSelect& select,
+                                       const std::vector<Value>& params);
+
+// Plans ReusePlan has made in this process (tests check reuse happens).
+uint64_t PlanReuses();
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_PLAN_PLAN_CACHE_H_
