@@ -191,7 +191,11 @@ class JoinPlanner {
               const PlannerInput& input, JoinPlan* out)
       : s_(s), input_(input), out_(out), needed_(needed) {}
 
-  void Plan(const BoundExpr* where) {
+  // Splits `where` into each table's terms (normalized, over its own row;
+  // ranges copied across merge keys) and the terms naming several tables,
+  // finds the merge keys, and puts the terms into out_->owned: each table's
+  // (when it has any), then the AND of the others.
+  void PrepareTerms(const BoundExpr* where) {
     const size_t n = s_.from.size();
     std::vector<std::vector<BoundExprPtr>> side_terms(n);
     std::vector<const BoundExpr*> terms;
@@ -214,14 +218,14 @@ class JoinPlanner {
         for (int c : cols) needed_.insert(c);  // the Filter reads them
       }
     }
-    std::vector<std::optional<MergeKey>> keys(n);
-    for (size_t k = 1; k < n; ++k) keys[k] = FindMergeKey(s_, k, across_);
+    keys_.assign(n, std::nullopt);
+    for (size_t k = 1; k < n; ++k) keys_[k] = FindMergeKey(s_, k, across_);
     // A key's range on one side is the other side's too (a = b and a < 5:
     // b < 5), so both read only the rows that can pair.
     for (size_t k = 1; k < n; ++k) {
-      if (!keys[k]) continue;
-      const int left = keys[k]->left;
-      const int right = s_.from[k].offset + keys[k]->right;
+      if (!keys_[k]) continue;
+      const int left = keys_[k]->left;
+      const int right = s_.from[k].offset + keys_[k]->right;
       for (size_t i = 0, end = single.size(); i < end; ++i) {
         const BoundExpr& t = *single[i].second;
         for (auto [from, to] :
@@ -238,6 +242,25 @@ class JoinPlanner {
       Shift(term.get(), -s_.from[side].offset);
       side_terms[side].push_back(std::move(term));
     }
+    side_where_.assign(n, nullptr);
+    for (size_t i = 0; i < n; ++i) {
+      if (side_terms[i].empty()) continue;
+      out_->owned.push_back(NormalizePredicate(AndOf(std::move(side_terms[i])),
+                                               *input_.rules, *input_.params));
+      side_where_[i] = out_->owned.back().get();
+    }
+    if (!across_.empty()) {
+      std::vector<BoundExprPtr> clones;
+      for (const BoundExpr* t : across_) clones.push_back(CloneExpr(*t));
+      out_->owned.push_back(AndOf(std::move(clones)));
+      across_where_ = out_->owned.back().get();
+    }
+  }
+
+  void Plan(const BoundExpr* where) {
+    PrepareTerms(where);
+    const size_t n = s_.from.size();
+    const auto& keys = keys_;
     for (size_t i = 0; i < n; ++i) {
       for (const KeyColumn& k : s_.from[i].table->primary_key) {
         needed_.insert(s_.from[i].offset + k.column);
@@ -249,7 +272,7 @@ class JoinPlanner {
     if (n > 1 && keys[1]) {
       order.push_back({keys[1]->left, false, keys[1]->collation});
     }
-    std::unique_ptr<PlanNode> left = Side(0, std::move(side_terms[0]), &order);
+    std::unique_ptr<PlanNode> left = Side(0, &order);
     for (size_t k = 1; k < n; ++k) {
       std::vector<SortKey> right_order;
       std::unique_ptr<PlanNode> node;
@@ -264,7 +287,7 @@ class JoinPlanner {
           order = std::move(by_key);
         }
         right_order.push_back({key.right, false, key.collation});
-        auto right = Side(k, std::move(side_terms[k]), &right_order);
+        auto right = Side(k, &right_order);
         node = Join(Kind::kMergeJoin,
                     "on " + ExprToString(*key.term, s_.column_names),
                     std::move(left), std::move(right), k);
@@ -275,7 +298,7 @@ class JoinPlanner {
         node->estimated_rows = std::max(node->children[0]->estimated_rows,
                                         node->children[1]->estimated_rows);
       } else {
-        auto right = Side(k, std::move(side_terms[k]), &right_order);
+        auto right = Side(k, &right_order);
         node = Join(Kind::kNestedLoop, "(no equality to merge on)",
                     std::move(left), std::move(right), k);
         node->estimated_rows = node->children[0]->estimated_rows *
@@ -289,11 +312,8 @@ class JoinPlanner {
       left = std::move(node);
     }
     out_->order = order;
-    if (!across_.empty()) {
-      std::vector<BoundExprPtr> clones;
-      for (const BoundExpr* t : across_) clones.push_back(CloneExpr(*t));
-      out_->owned.push_back(AndOf(std::move(clones)));
-      const BoundExpr* p = out_->owned.back().get();
+    if (across_where_) {
+      const BoundExpr* p = across_where_;
       left = WrapPlanNode(Kind::kFilter, ExprToString(*p, s_.column_names),
                           std::move(left));
       left->predicate = p;
@@ -325,15 +345,10 @@ class JoinPlanner {
   // The rows of table `side` its own terms allow, ordered by `*order`
   // (positions of its row; empty: any order), which becomes the whole order
   // they come in, ties included (a total one).
-  std::unique_ptr<PlanNode> Side(size_t side, std::vector<BoundExprPtr> terms,
-                                 std::vector<SortKey>* order) {
+  std::unique_ptr<PlanNode> Side(size_t side, std::vector<SortKey>* order) {
     const BoundTableRef& ref = s_.from[side];
     const int width = WidthOf(s_, side);
-    BoundExprPtr where;
-    if (!terms.empty()) {
-      where = NormalizePredicate(AndOf(std::move(terms)), *input_.rules,
-                                 *input_.params);
-    }
+    const BoundExpr* where = side_where_[side];
     std::set<int> needed;
     for (int c : needed_) {
       if (c >= ref.offset && c < ref.offset + width)
@@ -343,7 +358,7 @@ class JoinPlanner {
         s_.column_names.begin() + ref.offset,
         s_.column_names.begin() + ref.offset + width);
     AccessRequest request;
-    request.where = where.get();
+    request.where = where;
     request.column_names = &names;
     request.needed = &needed;
     for (const SortKey& k : *order) {
@@ -352,6 +367,7 @@ class JoinPlanner {
     const TableStats* stats =
         input_.stats_of ? input_.stats_of(*ref.table) : nullptr;
     AccessPlan access = PlanAccess(ref.table, *input_.rules, stats, request);
+    out_->reusable = out_->reusable && access.reusable;
     std::optional<std::vector<SortKey>> natural;
     if (access.ordered) natural = NaturalOrder(*ref.table, access.rows.get());
     if (natural && !ReadsAll(needed, *natural)) {
@@ -359,11 +375,11 @@ class JoinPlanner {
       // compare them): read them too, and check the plan still gives it.
       for (const SortKey& k : *natural) needed.insert(k.column);
       access = PlanAccess(ref.table, *input_.rules, stats, request);
+      out_->reusable = out_->reusable && access.reusable;
       natural.reset();
       if (access.ordered) natural = NaturalOrder(*ref.table, access.rows.get());
       if (natural && !ReadsAll(needed, *natural)) natural.reset();
     }
-    if (where) out_->owned.push_back(std::move(where));
     std::unique_ptr<PlanNode> rows = std::move(access.rows);
     if (natural) {
       // The scan's order starts with the one asked for.
@@ -380,7 +396,10 @@ class JoinPlanner {
   const PlannerInput& input_;
   JoinPlan* out_;
   std::set<int> needed_;
-  std::vector<const BoundExpr*> across_;  // terms naming several tables
+  std::vector<const BoundExpr*> across_;       // terms naming several tables
+  std::vector<std::optional<MergeKey>> keys_;  // of each table but the first
+  std::vector<const BoundExpr*> side_where_;   // each table's terms, or null
+  const BoundExpr* across_where_ = nullptr;    // the AND of across_, or null
 };
 
 }  // namespace
@@ -422,6 +441,14 @@ JoinPlan PlanJoins(const BoundSelect& select, const BoundExpr* where,
   JoinPlan out;
   JoinPlanner(select, needed, input, &out).Plan(where);
   return out;
+}
+
+std::vector<BoundExprPtr> JoinTerms(const BoundSelect& select,
+                                    const BoundExpr* where,
+                                    const PlannerInput& input) {
+  JoinPlan out;
+  JoinPlanner(select, {}, input, &out).PrepareTerms(where);
+  return std::move(out.owned);
 }
 
 }  // namespace levelql

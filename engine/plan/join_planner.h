@@ -34,6 +34,8 @@ struct JoinPlan {
   std::vector<BoundExprPtr> owned;  // expressions the plan points into
   std::set<int> pinned;             // columns an equality with a constant fixes
   std::vector<std::pair<int, int>> equal;  // columns merged on (equal values)
+  // No table's access was decided by an empty range (AccessPlan::reusable).
+  bool reusable = true;
 };
 
 // Whether rows in the join's order (or, with *reverse set, in exactly the
@@ -46,6 +48,14 @@ bool JoinGivesOrder(const JoinPlan& join,
 // row; `needed`: the joined row's columns the rest of the query reads.
 JoinPlan PlanJoins(const BoundSelect& select, const BoundExpr* where,
                    const std::set<int>& needed, const PlannerInput& input);
+
+// The expressions PlanJoins makes of `where` (its JoinPlan::owned, in the
+// same order): each table's terms, normalized, then the terms naming
+// several tables. A reused plan matches them with the ones it was made with
+// (plan_cache.h).
+std::vector<BoundExprPtr> JoinTerms(const BoundSelect& select,
+                                    const BoundExpr* where,
+                                    const PlannerInput& input);
 
 }  // namespace levelql
 

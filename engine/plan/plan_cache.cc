@@ -3,7 +3,9 @@
 #include <atomic>
 #include <unordered_map>
 
+#include "engine/exec/value_ops.h"
 #include "engine/plan/access_path.h"
+#include "engine/plan/join_planner.h"
 
 namespace levelql {
 namespace {
@@ -13,15 +15,19 @@ using ExprMap = std::unordered_map<const BoundExpr*, const BoundExpr*>;
 std::atomic<uint64_t> reuses{0};
 
 // Whether `b` is `a` but for the values of its constants, each of the same
-// type as in `a` (booleans and NULLs equal: they decide terms); maps every
-// node of `a` to its counterpart.
-bool Match(const BoundExpr& a, const BoundExpr& b, ExprMap* map) {
+// type as in `a`; a constant that stands as a condition (the whole clause,
+// an operand of AND, OR or NOT: `condition`) must also be as true, false or
+// NULL as in `a`, since the planner drops, or answers without a scan, terms
+// that are constant. Maps every node of `a` to its counterpart.
+bool Match(const BoundExpr& a, const BoundExpr& b, ExprMap* map,
+           bool condition = true) {
   if (a.kind != b.kind || a.index != b.index || a.unary_op != b.unary_op ||
       a.binary_op != b.binary_op || a.negated != b.negated ||
       a.function != b.function || a.cast_type != b.cast_type ||
-      a.type != b.type || a.is_list != b.is_list || a.affinity != b.affinity ||
-      a.collation != b.collation || a.case_operand != b.case_operand ||
-      a.case_else != b.case_else || a.args.size() != b.args.size()) {
+      a.type != b.type || a.is_list != b.is_list ||
+      a.affinity != b.affinity || a.collation != b.collation ||
+      a.case_operand != b.case_operand || a.case_else != b.case_else ||
+      a.args.size() != b.args.size()) {
     return false;
   }
   if (a.kind == BoundExpr::Kind::kConst) {
@@ -31,10 +37,17 @@ bool Match(const BoundExpr& a, const BoundExpr& b, ExprMap* map) {
         !(a.value == b.value)) {
       return false;
     }
+    if (condition && Truth(a.value) != Truth(b.value)) return false;
   }
   (*map)[&a] = &b;
+  using parser::BinaryOp;
+  const bool logic =
+      (a.kind == BoundExpr::Kind::kBinary &&
+       (a.binary_op == BinaryOp::kAnd || a.binary_op == BinaryOp::kOr)) ||
+      (a.kind == BoundExpr::Kind::kUnary &&
+       a.unary_op == parser::UnaryOp::kNot);
   for (size_t i = 0; i < a.args.size(); ++i) {
-    if (!Match(*a.args[i], *b.args[i], map)) return false;
+    if (!Match(*a.args[i], *b.args[i], map, logic)) return false;
   }
   return true;
 }
@@ -60,8 +73,9 @@ bool SameShape(const AccessPath& then, const AccessPath& now,
   return true;
 }
 
-// Points the copied plan under `node` at the new WHERE clause and derives
-// its scans' ranges again; false when a range changed shape.
+// Points the copied plan under `node` (reading `table`) at the new WHERE
+// clause and derives its scans' ranges again; false when a range changed
+// shape.
 bool Rederive(PlanNode* node, const TableSchema& table, const ExprMap& map) {
   if (node->kind == PlanNode::Kind::kIndexScan && !node->path.inputs.empty()) {
     std::vector<const BoundExpr*> terms;
@@ -79,8 +93,13 @@ bool Rederive(PlanNode* node, const TableSchema& table, const ExprMap& map) {
     auto it = map.find(node->predicate);
     if (it != map.end()) node->predicate = it->second;
   }
-  for (auto& child : node->children) {
-    if (!Rederive(child.get(), table, map)) return false;
+  for (size_t i = 0; i < node->children.size(); ++i) {
+    // A join's inputs read their own tables (null: a join below).
+    const bool own = i < node->join_tables.size() && node->join_tables[i];
+    if (!Rederive(node->children[i].get(), own ? *node->join_tables[i] : table,
+                  map)) {
+      return false;
+    }
   }
   return true;
 }
@@ -97,11 +116,24 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
   ExprMap map;
   if ((then.where == nullptr) != (out.where == nullptr)) return std::nullopt;
   if (then.where && !Match(*then.where, *out.where, &map)) return std::nullopt;
+  if (then.join_terms > 0) {
+    // The tables' own terms, made again from the new WHERE clause.
+    RuleSet rules = t->rules;
+    PlannerInput input;
+    input.rules = &rules;
+    input.params = &params;
+    out.hidden = JoinTerms(select, out.where.get(), input);
+    if (out.hidden.size() != then.join_terms) return std::nullopt;
+    for (size_t i = 0; i < then.join_terms; ++i) {
+      if (!Match(*then.hidden[i], *out.hidden[i], &map)) return std::nullopt;
+    }
+  }
   out.plan = ClonePlan(*then.plan);
   if (!Rederive(out.plan.get(), *select.table, map)) return std::nullopt;
   out.token_mode = then.token_mode;
   out.order_signature = then.order_signature;
-  out.keep = std::move(t);  // the plan points into its hidden expressions
+  out.join_terms = then.join_terms;
+  out.keep = std::move(t);  // the plan points into its other expressions
   reuses.fetch_add(1, std::memory_order_relaxed);
   return out;
 }

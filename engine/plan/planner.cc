@@ -244,6 +244,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   PlanNode* top_join = nullptr;
   if (joined) {
     joins = PlanJoins(select, out.where.get(), needed, input);
+    out.join_terms = joins.owned.size();
     for (auto& e : joins.owned) out.hidden.push_back(std::move(e));
     access.rows = std::move(joins.rows);
     top_join = access.rows.get();
@@ -405,8 +406,9 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
     root = LimitNode(std::move(root), input.backward_rows, 0);
   }
   out.plan = std::move(root);
-  out.reusable = !joined && !select.table->one_row && resume == nullptr &&
-                 input.backward_rows == 0 && access.reusable;
+  out.reusable = !select.table->one_row && resume == nullptr &&
+                 input.backward_rows == 0 && access.reusable &&
+                 (!joined || joins.reusable);
   return out;
 }
 

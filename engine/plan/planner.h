@@ -50,9 +50,12 @@ struct PlannedSelect {
   uint64_t order_signature = 0;      // of the forward read (continuation.h)
   BoundExprPtr where;                // the normalized WHERE clause
   std::vector<BoundExprPtr> hidden;  // primary-key sort keys
+  // A join: the first `join_terms` of `hidden` are its tables' terms
+  // (JoinTerms(), join_planner.h).
+  size_t join_terms = 0;
   // A plan for other parameter values may be made from this one
-  // (plan_cache.h): one table, read from its start, and no choice that an
-  // empty range decided.
+  // (plan_cache.h): read from its start, and no choice that an empty range
+  // decided.
   bool reusable = false;
   // What else the plan points into (a reused plan: its template).
   std::shared_ptr<const void> keep;

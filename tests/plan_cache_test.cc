@@ -1,0 +1,174 @@
+// Plan reuse (engine/plan/plan_cache.h): a prepared SELECT run again with
+// other parameter values reuses its plan only when the values give it the
+// same shape, and returns what the statement planned afresh returns. Each
+// case runs one prepared statement through a sequence of values and
+// compares every run with the same SQL and values planned afresh
+// (PRAGMA disable_rules = 'plan_cache'); the cases are the ways values
+// change a plan: a constant condition that turns false, NULL (an empty
+// range), IN lists whose points merge, LIKE patterns with and without a
+// prefix, a disjunct that contradicts itself, LIMIT and OFFSET, a join
+// whose key range is copied to the other table, and a schema change.
+#include "engine/plan/plan_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "levelql/database.h"
+#include "tests/support/sql_text.h"
+
+namespace levelql {
+namespace {
+
+using testing::OpenMemory;
+
+void Exec(Database& db, const std::string& sql) {
+  Status s = db.Execute(sql);
+  ASSERT_TRUE(s.ok()) << sql << ": " << s.ToString();
+}
+
+std::string Rows(Result<std::unique_ptr<Cursor>> cur) {
+  if (!cur.ok()) return "error: " + cur.status().ToString();
+  std::string out;
+  while ((*cur)->Next()) {
+    out += "(";
+    for (const Value& v : (*cur)->row()) out += v.ToSqlLiteral() + " ";
+    out += ")";
+  }
+  if (!(*cur)->status().ok()) return "error: " + (*cur)->status().ToString();
+  return out;
+}
+
+class PlanCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = OpenMemory();
+    Exec(*db_,
+         "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER, "
+         "name TEXT COLLATE nocase)");
+    Exec(*db_, "CREATE INDEX t_a ON t (a, b)");
+    Exec(*db_, "CREATE INDEX t_b ON t (b)");
+    Exec(*db_, "CREATE INDEX t_name ON t (name)");
+    std::string insert = "INSERT INTO t VALUES ";
+    const char* names[] = {"apple", "Apricot", "banana", "Berry", "cherry"};
+    for (int i = 1; i <= 60; ++i) {
+      insert += (i > 1 ? ", (" : "(") + std::to_string(i) + ", " +
+                std::to_string(i % 6) + ", " + std::to_string(i % 5) + ", '" +
+                names[i % 5] + std::to_string(i % 3) + "')";
+    }
+    Exec(*db_, insert);
+    Exec(*db_, "CREATE TABLE u (a INTEGER PRIMARY KEY, label TEXT)");
+    Exec(*db_,
+         "INSERT INTO u VALUES (0, 'zero'), (1, 'one'), (2, 'two'), "
+         "(3, 'three'), (5, 'five')");
+  }
+
+  // Runs `sql` prepared once with each of `values`, and the same SQL
+  // planned afresh; returns how many of the prepared runs reused a plan.
+  uint64_t Check(const std::string& sql, const std::vector<Params>& values) {
+    auto stmt = db_->Prepare(sql);
+    EXPECT_TRUE(stmt.ok()) << sql << ": " << stmt.status().ToString();
+    if (!stmt.ok()) return 0;
+    uint64_t reused = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      Exec(*db_, "PRAGMA disable_rules = 'plan_cache'");
+      const std::string want = Rows(db_->Query(sql, values[i]));
+      Exec(*db_, "PRAGMA disable_rules = ''");
+      const uint64_t before = PlanReuses();
+      const std::string got = Rows((*stmt)->Query(values[i]));
+      reused += PlanReuses() - before;
+      EXPECT_EQ(got, want) << sql << ", run " << i + 1;
+      EXPECT_EQ(got.rfind("error", 0), std::string::npos) << got;
+    }
+    return reused;
+  }
+
+  std::unique_ptr<Database> db_;
+};
+
+Value I(int64_t v) { return Value::Int(v); }
+Value T(const std::string& s) { return Value::Text(s); }
+
+TEST_F(PlanCacheTest, ReusesForValuesOfTheSameShape) {
+  const uint64_t reused =
+      Check("SELECT id FROM t WHERE a = ? AND b > ? ORDER BY b, id",
+            {{I(1), I(0)}, {I(2), I(1)}, {I(3), I(-1)}, {I(5), I(3)}});
+  EXPECT_EQ(reused, 4u);  // the first run's plan is a copy of its template
+}
+
+TEST_F(PlanCacheTest, ConstantConditionThatTurnsFalse) {
+  // `? > ?` folds to a constant term: true drops it, false answers nothing.
+  Check("SELECT id FROM t WHERE a = ? AND ? > ? ORDER BY id",
+        {{I(1), I(5), I(2)}, {I(1), I(2), I(5)}, {I(2), I(9), I(1)}});
+  Check(
+      "SELECT x.id, y.id FROM t AS x, t AS y WHERE y.a = x.a AND ? > ? "
+      "AND y.b < ? ORDER BY 1, 2",
+      {{I(3), I(1), I(2)}, {I(1), I(1), I(2)}, {I(4), I(0), I(1)}});
+}
+
+TEST_F(PlanCacheTest, NullMakesAnEmptyRange) {
+  const uint64_t reused =
+      Check("SELECT id FROM t WHERE a = ? ORDER BY id",
+            {{I(1)}, {Value::Null()}, {I(2)}, {Value::Null()}, {I(4)}});
+  EXPECT_EQ(reused, 3u);  // the NULL runs are planned afresh
+}
+
+TEST_F(PlanCacheTest, InListsWhosePointsMerge) {
+  Check("SELECT id FROM t WHERE a IN (?, ?, ?) ORDER BY id",
+        {{I(1), I(2), I(3)},
+         {I(1), I(1), I(1)},
+         {I(4), I(5), I(4)},
+         {I(0), I(2), I(3)}});
+}
+
+TEST_F(PlanCacheTest, LikePatternsWithAndWithoutPrefix) {
+  Check("SELECT id FROM t WHERE name LIKE ? ORDER BY id", {{T("ap%")},
+                                                           {T("%rry%")},
+                                                           {T("B%")},
+                                                           {T("_pple1")},
+                                                           {T("APRICOT2")},
+                                                           {T("")},
+                                                           {Value::Null()},
+                                                           {T("ch%")}});
+}
+
+TEST_F(PlanCacheTest, DisjunctThatContradictsItself) {
+  // A union whose first disjunct is empty for some values: a plan made
+  // without it must not serve values for which it matches rows.
+  Check("SELECT id FROM t WHERE (a = ? AND a = ?) OR b = ? ORDER BY id",
+        {{I(1), I(2), I(3)}, {I(2), I(2), I(3)}, {I(4), I(4), I(0)}});
+}
+
+TEST_F(PlanCacheTest, LimitAndOffsetValues) {
+  Check("SELECT id FROM t WHERE a = ? ORDER BY b DESC, id LIMIT ? OFFSET ?",
+        {{I(1), I(3), I(0)},
+         {I(1), I(3), I(2)},
+         {I(2), I(1), I(0)},
+         {I(2), I(0), I(1)}});
+}
+
+TEST_F(PlanCacheTest, JoinKeyRangeCopiedToTheOtherTable) {
+  const uint64_t reused = Check(
+      "SELECT t.id, u.label FROM t JOIN u ON u.a = t.a WHERE t.a = ? "
+      "ORDER BY t.id",
+      {{I(1)}, {I(2)}, {I(4)}, {I(5)}, {Value::Null()}, {I(0)}});
+  EXPECT_GE(reused, 4u);
+}
+
+TEST_F(PlanCacheTest, SchemaChangeMakesANewPlan) {
+  auto stmt = db_->Prepare("SELECT id FROM t WHERE b = ? ORDER BY id");
+  ASSERT_TRUE(stmt.ok());
+  EXPECT_EQ(Rows((*stmt)->Query({I(2)})),
+            Rows(db_->Query("SELECT id FROM t WHERE b = 2 ORDER BY id")));
+  Exec(*db_, "DROP INDEX t_b");
+  Exec(*db_, "INSERT INTO t VALUES (100, 1, 2, 'x')");
+  EXPECT_EQ(Rows((*stmt)->Query({I(2)})),
+            Rows(db_->Query("SELECT id FROM t WHERE b = 2 ORDER BY id")));
+  auto plan = db_->Explain("SELECT id FROM t WHERE b = ? ORDER BY id", {I(2)});
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->find("t_b"), std::string::npos) << *plan;
+}
+
+}  // namespace
+}  // namespace levelql
