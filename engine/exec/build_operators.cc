@@ -4,6 +4,8 @@
 #include "engine/exec/join.h"
 #include "engine/exec/row_id_stream.h"
 #include "engine/exec/row_sources.h"
+#include "indexes/key_codec.h"
+#include "indexes/row_format.h"
 
 namespace levelql {
 namespace {
@@ -109,6 +111,11 @@ class Counted : public RowSource {
     stats_->rows += static_cast<uint64_t>(*n);
     return true;
   }
+  bool SeekEntry(std::string_view target) override {
+    if (!input_->SeekEntry(target)) return false;
+    ++stats_->seeks;
+    return true;
+  }
 
  private:
   std::unique_ptr<RowSource> input_;
@@ -125,6 +132,63 @@ std::unique_ptr<RowIdStream> Resumed(std::unique_ptr<RowIdStream> ids,
     SeekAfterPk(ids.get(), r->key);
   }
   return ids;
+}
+
+// How the right input of merge join `join` seeks to a key value: when it
+// is one scan (under filters, and a fetch) of the table, an index or the
+// primary key whose first column after the equality-fixed ones is the join
+// key, the entry key prefix a key value's entries start with (the span's
+// fixed part, then the value's key form); null otherwise.
+SeekTarget RightSeekTarget(const PlanNode& join) {
+  const PlanNode* n = join.children[1].get();
+  while (n->kind == Kind::kFilter) n = n->children[0].get();
+  const std::shared_ptr<const TableSchema>& table = join.join_tables[1];
+  if (!table || table->salt_buckets > 0) return nullptr;
+  const AccessPath* path = nullptr;  // null: a table scan
+  bool backward = n->reverse;
+  if (n->kind == Kind::kFetch || n->kind == Kind::kIndexOnly) {
+    const PlanNode& scan = *n->children[0];
+    if (n->first_entry_only || scan.kind != Kind::kIndexScan ||
+        scan.path.spans.size() != 1 || MergesSpans(scan.path) ||
+        (scan.path.index && scan.path.index->multi_valued)) {
+      return nullptr;
+    }
+    path = &scan.path;
+    backward = scan.reverse;
+  } else if (n->kind != Kind::kTableScan) {
+    return nullptr;
+  }
+  const IndexSchema* index = path ? path->index : nullptr;
+  const std::vector<KeyColumn>& keys = KeyColumnsOf(*table, index);
+  const size_t fixed = path ? static_cast<size_t>(path->eq_columns) : 0;
+  if (fixed >= keys.size() || keys[fixed].column != join.right_key) {
+    return nullptr;
+  }
+  const KeyColumn key = keys[fixed];
+  const Type type = table->columns[key.column].type;
+  if (table->columns[key.column].is_list ||
+      (type == Type::kText && key.collation != join.join_collation)) {
+    return nullptr;
+  }
+  // The keyspace, then the fixed columns (the span's first bytes).
+  std::string prefix = rows::IdPrefix(KeyspaceId(*table, index));
+  if (path) {
+    const std::string& lo = path->spans[0].lo;
+    if (lo.compare(0, prefix.size(), prefix) != 0) return nullptr;
+    std::string_view rest = std::string_view(lo).substr(prefix.size());
+    for (size_t i = 0; i < fixed; ++i) {
+      if (!keys::SkipComponent(&rest, keys[i].direction).ok()) return nullptr;
+    }
+    prefix = lo.substr(0, lo.size() - rest.size());
+  }
+  return [prefix = std::move(prefix), table, key, type, backward](
+             const Value& v, std::string* target) {
+    if (v.type() != type) return false;  // another type: another order
+    *target = prefix;
+    rows::EncodeKeyColumn(*table, key, v, target);
+    if (backward) *target = keys::PrefixSuccessor(*target);
+    return true;
+  };
 }
 
 }  // namespace
@@ -179,9 +243,10 @@ std::unique_ptr<RowSource> BuildOperators(
         return BuildOperators(node->children[i].get(), ctx, table ? table : t);
       };
       out = node->kind == Kind::kMergeJoin
-                ? NewMergeJoin(input(0), input(1), node->left_key,
-                               node->right_key, node->join_collation,
-                               node->reverse)
+                ? NewMergeJoin(
+                      input(0), input(1), node->left_key, node->right_key,
+                      node->join_collation, node->reverse,
+                      node->seek_right ? RightSeekTarget(*node) : nullptr)
                 : NewNestedLoop(
                       input(0), [input] { return input(1); },
                       ctx->sort_memory_bytes);

@@ -19,13 +19,14 @@ class MergeJoin : public RowSource {
  public:
   MergeJoin(std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right,
             int left_key, int right_key, const Collation* collation,
-            bool reverse)
+            bool reverse, SeekTarget seek_target)
       : left_(std::move(left)),
         right_(std::move(right)),
         left_key_(left_key),
         right_key_(right_key),
         collation_(collation),
-        reverse_(reverse) {}
+        reverse_(reverse),
+        seek_target_(std::move(seek_target)) {}
 
   bool Next(Row* out) override {
     for (;;) {
@@ -45,11 +46,17 @@ class MergeJoin : public RowSource {
         next_match_ = 0;
         continue;
       }
-      // The right rows of the first key not before this one.
+      // The right rows of the first key not before this one: stepped to,
+      // or past a few rows, sought.
+      int stepped = 0;
       while (has_right_ || ReadRight()) {
         const Value& r = right_row_[right_key_];
         if (!r.is_null() && Compare(r, key) >= 0) break;
         has_right_ = false;
+        if (++stepped == kStepsBeforeSeek && seek_target_ &&
+            seek_target_(key, &target_) && right_->SeekEntry(target_)) {
+          stepped = 0;
+        }
       }
       if (!has_right_) {
         // The right input is done: no later left row pairs.
@@ -86,10 +93,16 @@ class MergeJoin : public RowSource {
     return has_right_;
   }
 
+  // Right rows read one by one before seeking (a seek reads a block per
+  // level of the store; the next few rows are usually in the block read).
+  static constexpr int kStepsBeforeSeek = 8;
+
   std::unique_ptr<RowSource> left_, right_;
   const int left_key_, right_key_;
   const Collation* collation_;
   const bool reverse_;
+  const SeekTarget seek_target_;
+  std::string target_;
   Row left_row_, right_row_;
   bool has_right_ = false;  // right_row_ is read and not yet used
   bool right_done_ = false;
@@ -184,9 +197,10 @@ std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
                                         std::unique_ptr<RowSource> right,
                                         int left_key, int right_key,
                                         const Collation* collation,
-                                        bool reverse) {
+                                        bool reverse, SeekTarget seek_target) {
   return std::make_unique<MergeJoin>(std::move(left), std::move(right),
-                                     left_key, right_key, collation, reverse);
+                                     left_key, right_key, collation, reverse,
+                                     std::move(seek_target));
 }
 
 std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "engine/exec/operators.h"
 
@@ -16,11 +17,18 @@ namespace levelql {
 // `collation`). Every left row is paired with each right row of an equal
 // key, in input order: the right rows of one key are held while the left
 // rows of that key pass. NULL keys pair with nothing.
+//
+// `seek_target`, when given, makes the entry key a right row of a key
+// value would be read from (false: no such key, step instead): after a few
+// right rows before a left key, the right input seeks to it
+// (RowSource::SeekEntry) instead of reading every row in between.
+using SeekTarget = std::function<bool(const Value& key, std::string* target)>;
 std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
                                         std::unique_ptr<RowSource> right,
                                         int left_key, int right_key,
                                         const Collation* collation,
-                                        bool reverse);
+                                        bool reverse,
+                                        SeekTarget seek_target = nullptr);
 
 // Opens the right input of a nested loop from its start (again).
 using RowSourceFactory = std::function<std::unique_ptr<RowSource>()>;

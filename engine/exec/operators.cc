@@ -54,6 +54,20 @@ class TableScan : public RowSource {
     return status_.ok();
   }
   Status status() const override { return status_; }
+  bool SeekEntry(std::string_view target) override {
+    if (!started_ || !status_.ok() || !it_->Valid() ||
+        (reverse_ ? it_->key() < target : it_->key() >= target)) {
+      return false;
+    }
+    ++ctx_->seeks;
+    if (reverse_) {
+      it_->SeekBefore(target);
+    } else {
+      it_->Seek(target);
+    }
+    started_ = false;  // on the row to return next
+    return true;
+  }
   bool Position(ResumePoint::Kind* kind, std::string* key) const override {
     if (!it_->Valid()) return false;
     *kind = ResumePoint::Kind::kEntry;
@@ -94,6 +108,9 @@ class Filter : public RowSource {
   }
   bool Position(ResumePoint::Kind* kind, std::string* key) const override {
     return input_->Position(kind, key);
+  }
+  bool SeekEntry(std::string_view target) override {
+    return input_->SeekEntry(target);
   }
 
  private:

@@ -94,6 +94,15 @@ class RowSource {
     return false;
   }
   virtual bool counts_runs() const { return false; }
+  // Moves on so that the next row is the first whose index entry is at or
+  // after `target` in the scan's direction, when this source reads one
+  // scan of entries (through a filter) and the row it last returned is
+  // before `target`; false otherwise (nothing moved). Merge joins skip
+  // with it.
+  virtual bool SeekEntry(std::string_view target) {
+    (void)target;
+    return false;
+  }
   // Where the row last returned sits in the scan order (its entry key or
   // primary key), for continuation tokens. False when unknown.
   virtual bool Position(ResumePoint::Kind* kind, std::string* key) const {

@@ -97,6 +97,27 @@ class SpanStream : public RowIdStream {
     }
     Settle();
   }
+  bool SeekEntry(std::string_view target) override {
+    if (!reverse_) {
+      while (span_ < spans_.size() && spans_[span_].hi <= target) ++span_;
+      if (span_ >= spans_.size()) {
+        valid_ = false;
+        return true;
+      }
+      Reposition(std::max(std::string(target), spans_[span_].lo));
+      return true;
+    }
+    while (span_ < spans_.size() && spans_[span_].lo >= target) ++span_;
+    if (span_ >= spans_.size()) {
+      valid_ = false;
+      return true;
+    }
+    ++ctx_->seeks;
+    if (stats_) ++stats_->seeks;
+    it_->SeekBefore(std::min(std::string(target), spans_[span_].hi));
+    Settle();
+    return true;
+  }
 
   bool reverse() const override { return reverse_; }
 

@@ -46,6 +46,14 @@ class RowIdStream {
   // REQUIRES: position_is_entry(). Moves to the first entry after `key` in
   // the scan's direction (continuation tokens).
   virtual void SeekAfterEntry(std::string_view key) { (void)key; }
+  // REQUIRES: position_is_entry(), Valid(), and the current entry before
+  // `target` in the scan's direction. Moves on to the first entry at or
+  // after `target` in that direction (forward: >= target; backward:
+  // < target). False when the stream cannot seek (nothing moved).
+  virtual bool SeekEntry(std::string_view target) {
+    (void)target;
+    return false;
+  }
   // Moves past the next `n` keys (the current one first). A scan of a
   // ranked index jumps there through its counts; others step.
   virtual void SkipKeys(int64_t n) {

@@ -43,6 +43,15 @@ bool IsFirstEntry(const TableSchema& table, const AccessPath& path,
   return true;
 }
 
+// Whether `ids` can seek on to `target`: one scan of entries, on an entry
+// before it in the scan's direction.
+bool CanSeek(const RowIdStream& ids, std::string_view target) {
+  if (!ids.position_is_entry() || !ids.Valid() || !ids.status().ok()) {
+    return false;
+  }
+  return ids.reverse() ? ids.entry_key() >= target : ids.entry_key() < target;
+}
+
 class Fetch : public RowSource {
  public:
   Fetch(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
@@ -70,6 +79,14 @@ class Fetch : public RowSource {
   }
   Status status() const override {
     return status_.ok() ? ids_->status() : status_;
+  }
+  bool SeekEntry(std::string_view target) override {
+    if (!started_ || first_entry_of_ != nullptr || !CanSeek(*ids_, target) ||
+        !ids_->SeekEntry(target)) {
+      return false;
+    }
+    started_ = false;  // on the entry the next row comes from
+    return true;
   }
 
  private:
@@ -176,6 +193,14 @@ class IndexOnly : public RowSource {
   }
   Status status() const override {
     return status_.ok() ? ids_->status() : status_;
+  }
+  bool SeekEntry(std::string_view target) override {
+    if (!started_ || positioned_ || !status_.ok() || !CanSeek(*ids_, target) ||
+        !ids_->SeekEntry(target)) {
+      return false;
+    }
+    positioned_ = true;  // on the entry the next row comes from
+    return true;
   }
   bool counts_runs() const override { return true; }
   bool NextRun(size_t components, Row* row, int64_t* n) override {

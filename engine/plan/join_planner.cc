@@ -293,6 +293,7 @@ class JoinPlanner {
                     std::move(left), std::move(right), k);
         node->left_key = key.left;
         node->right_key = key.right;
+        node->seek_right = input_.rules->on(Rule::kMergeSeek);
         out_->equal.emplace_back(key.left, s_.from[k].offset + key.right);
         node->join_collation = key.collation;
         node->estimated_rows = std::max(node->children[0]->estimated_rows,

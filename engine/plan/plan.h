@@ -120,6 +120,9 @@ struct PlanNode {
   std::vector<int> order_columns;
   int left_key = -1;
   int right_key = -1;
+  // kMergeJoin: the right input may seek to a left key (when it is one
+  // scan whose next key column is the join key) instead of stepping.
+  bool seek_right = false;
   const Collation* join_collation = nullptr;
 
   NodeStats stats;  // filled while running, for EXPLAIN ANALYZE

@@ -32,6 +32,8 @@ std::string_view RuleName(Rule r) {
       return "min_max";
     case Rule::kPlanCache:
       return "plan_cache";
+    case Rule::kMergeSeek:
+      return "merge_seek";
     case Rule::kCount:
       break;
   }

@@ -28,6 +28,7 @@ enum class Rule {
   kOffsetSkip,       // OFFSET skips index entries without fetching rows
   kMinMax,           // MIN/MAX of an ordered column: its first entry
   kPlanCache,        // a prepared SELECT reuses its plan (plan_cache.h)
+  kMergeSeek,        // a merge join seeks its right input to the next key
   kCount,
 };
 
