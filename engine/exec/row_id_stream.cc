@@ -19,16 +19,19 @@ constexpr uint64_t kCandidatesBeforeSwitch = 256;
 
 class SpanStream : public RowIdStream {
  public:
+  // `pk_after_span`: every entry of a span is the span's start followed by
+  // the primary key (a non-unique index whose columns the spans all fix).
   SpanStream(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
              const IndexSchema* index, std::vector<KeySpan> spans, bool reverse,
-             NodeStats* stats)
+             NodeStats* stats, bool pk_after_span = false)
       : ctx_(ctx),
         table_(std::move(table)),
         index_(index),
         spans_(std::move(spans)),
         reverse_(reverse),
         stats_(stats),
-        table_prefix_len_(rows::IdPrefix(table_->id).size()) {
+        table_prefix_len_(rows::IdPrefix(table_->id).size()),
+        pk_after_span_(pk_after_span) {
     it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
     if (reverse_) std::reverse(spans_.begin(), spans_.end());
     span_ = 0;
@@ -41,8 +44,11 @@ class SpanStream : public RowIdStream {
   std::string_view pk() const override {
     if (!pk_ready_) {
       pk_ready_ = true;
+      const size_t fixed = pk_after_span_ ? spans_[span_].lo.size() : 0;
       if (index_ == nullptr) {
         pk_ = it_->key().substr(table_prefix_len_);
+      } else if (fixed > 0 && it_->key().size() > fixed) {
+        pk_ = it_->key().substr(fixed);  // no component to walk over
       } else {
         rows::EntryParts parts;
         Status s =
@@ -342,6 +348,7 @@ class SpanStream : public RowIdStream {
   std::unique_ptr<KvIterator> it_;
   size_t span_ = 0;
   bool valid_ = false;
+  const bool pk_after_span_;
   mutable bool pk_ready_ = false;
   mutable std::string_view pk_;
   mutable Status pk_status_;  // an entry whose primary key would not parse
@@ -659,6 +666,13 @@ class SkipStream : public RowIdStream {
   std::unique_ptr<RowIdStream> child_;
 };
 
+// Whether every entry in a span of `path` is the span's start followed by
+// the primary key: the span fixes every column of a non-unique index (a
+// unique one keeps the primary key in the value unless a column is NULL).
+bool PkAfterSpan(const AccessPath& path) {
+  return path.index != nullptr && !path.index->unique && path.pk_sorted;
+}
+
 }  // namespace
 
 std::unique_ptr<RowIdStream> NewSpanStream(
@@ -675,12 +689,14 @@ std::unique_ptr<RowIdStream> NewSpanStream(
     std::vector<std::unique_ptr<RowIdStream>> children;
     for (const KeySpan& span : path.spans) {
       children.push_back(std::make_unique<SpanStream>(
-          ctx, table, path.index, std::vector<KeySpan>{span}, reverse, stats));
+          ctx, table, path.index, std::vector<KeySpan>{span}, reverse, stats,
+          PkAfterSpan(path)));
     }
     return NewUnionStream(std::move(children), nullptr);
   }
   return std::make_unique<SpanStream>(ctx, std::move(table), path.index,
-                                      path.spans, reverse, stats);
+                                      path.spans, reverse, stats,
+                                      PkAfterSpan(path));
 }
 
 std::unique_ptr<RowIdStream> NewUnionStream(
