@@ -21,23 +21,12 @@
 namespace levelql {
 namespace {
 
+using testing::CursorText;
 using testing::OpenMemory;
 
 void Exec(Database& db, const std::string& sql) {
   Status s = db.Execute(sql);
   ASSERT_TRUE(s.ok()) << sql << ": " << s.ToString();
-}
-
-std::string Rows(Result<std::unique_ptr<Cursor>> cur) {
-  if (!cur.ok()) return "error: " + cur.status().ToString();
-  std::string out;
-  while ((*cur)->Next()) {
-    out += "(";
-    for (const Value& v : (*cur)->row()) out += v.ToSqlLiteral() + " ";
-    out += ")";
-  }
-  if (!(*cur)->status().ok()) return "error: " + (*cur)->status().ToString();
-  return out;
 }
 
 class PlanCacheTest : public ::testing::Test {
@@ -73,10 +62,10 @@ class PlanCacheTest : public ::testing::Test {
     uint64_t reused = 0;
     for (size_t i = 0; i < values.size(); ++i) {
       Exec(*db_, "PRAGMA disable_rules = 'plan_cache'");
-      const std::string want = Rows(db_->Query(sql, values[i]));
+      const std::string want = CursorText(db_->Query(sql, values[i]));
       Exec(*db_, "PRAGMA disable_rules = ''");
       const uint64_t before = PlanReuses();
-      const std::string got = Rows((*stmt)->Query(values[i]));
+      const std::string got = CursorText((*stmt)->Query(values[i]));
       reused += PlanReuses() - before;
       EXPECT_EQ(got, want) << sql << ", run " << i + 1;
       EXPECT_EQ(got.rfind("error", 0), std::string::npos) << got;
@@ -159,12 +148,12 @@ TEST_F(PlanCacheTest, JoinKeyRangeCopiedToTheOtherTable) {
 TEST_F(PlanCacheTest, SchemaChangeMakesANewPlan) {
   auto stmt = db_->Prepare("SELECT id FROM t WHERE b = ? ORDER BY id");
   ASSERT_TRUE(stmt.ok());
-  EXPECT_EQ(Rows((*stmt)->Query({I(2)})),
-            Rows(db_->Query("SELECT id FROM t WHERE b = 2 ORDER BY id")));
+  EXPECT_EQ(CursorText((*stmt)->Query({I(2)})),
+            CursorText(db_->Query("SELECT id FROM t WHERE b = 2 ORDER BY id")));
   Exec(*db_, "DROP INDEX t_b");
   Exec(*db_, "INSERT INTO t VALUES (100, 1, 2, 'x')");
-  EXPECT_EQ(Rows((*stmt)->Query({I(2)})),
-            Rows(db_->Query("SELECT id FROM t WHERE b = 2 ORDER BY id")));
+  EXPECT_EQ(CursorText((*stmt)->Query({I(2)})),
+            CursorText(db_->Query("SELECT id FROM t WHERE b = 2 ORDER BY id")));
   auto plan = db_->Explain("SELECT id FROM t WHERE b = ? ORDER BY id", {I(2)});
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->find("t_b"), std::string::npos) << *plan;

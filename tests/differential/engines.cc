@@ -82,7 +82,11 @@ Outcome LevelqlEngine::Run(const std::string& sql, bool query) {
     }
     return out;
   }
-  auto cur = db_->Query(sql);
+  return CursorOutcome(db_->Query(sql));
+}
+
+Outcome CursorOutcome(Result<std::unique_ptr<Cursor>> cur) {
+  Outcome out;
   if (!cur.ok()) {
     out.ok = false;
     out.error = cur.status().ToString();

@@ -66,6 +66,9 @@ class LevelqlEngine : public Engine {
   std::unique_ptr<Database> db_;
 };
 
+// The rows of a levelql cursor, or its error.
+Outcome CursorOutcome(Result<std::unique_ptr<Cursor>> cursor);
+
 class SqliteEngine : public Engine {
  public:
   SqliteEngine();  // a fresh in-memory database

@@ -458,26 +458,6 @@ Value Variant(const Value& v, const std::vector<Value>& others, Rng& rng) {
   }
 }
 
-Outcome Collect(Result<std::unique_ptr<Cursor>> cur) {
-  Outcome out;
-  if (!cur.ok()) {
-    out.ok = false;
-    out.error = cur.status().ToString();
-    return out;
-  }
-  while ((*cur)->Next()) {
-    ResultRow row;
-    for (const Value& v : (*cur)->row()) row.push_back(Cell::FromValue(v));
-    out.rows.push_back(std::move(row));
-  }
-  if (Status s = (*cur)->status(); !s.ok()) {
-    out.ok = false;
-    out.error = s.ToString();
-    out.rows.clear();
-  }
-  return out;
-}
-
 // `e` with its literals replaced by `values` from *next on, in rendering
 // order.
 void Substitute(Expr* e, const std::vector<Value>& values, size_t* next) {
@@ -510,9 +490,9 @@ OracleResult PlanReuse(LevelqlEngine& db, const TableDef& t, const Query& q,
       params.positional.push_back(run == 0 ? v : Variant(v, first, rng));
     }
     db.Run(fresh, false);
-    Outcome want = Collect(db.db().Query(sql, params));
+    Outcome want = CursorOutcome(db.db().Query(sql, params));
     db.Run(base, false);
-    Outcome got = Collect((*stmt)->Query(params));
+    Outcome got = CursorOutcome((*stmt)->Query(params));
     std::string diff;
     if (!want.ok || !got.ok) {
       if (want.ok == got.ok) continue;
