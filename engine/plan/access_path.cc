@@ -178,8 +178,9 @@ struct Constraint {
 
 class PathBuilder {
  public:
-  PathBuilder(const TableSchema& table, const KeyColumn& key)
-      : column_(table.columns[key.column]), key_(key) {
+  // `labels`: write the EXPLAIN text of each bound (else left empty).
+  PathBuilder(const TableSchema& table, const KeyColumn& key, bool labels)
+      : column_(table.columns[key.column]), key_(key), labels_(labels) {
     // The index column may have its own collation (copied only then: a
     // column schema holds strings, and paths are derived per execution).
     if (key.collation != column_.collation) {
@@ -265,7 +266,8 @@ class PathBuilder {
       if (c == Coerced::kAlwaysFalse) return out;  // no intervals
       static const char* kOps[] = {"",  "",   "",  "",   "",  "",
                                    "=", "<>", "<", "<=", ">", ">="};
-      std::string label = name + kOps[static_cast<int>(op)] + v.ToSqlLiteral();
+      std::string label = Label(
+          [&] { return name + kOps[static_cast<int>(op)] + v.ToSqlLiteral(); });
       out.intervals.push_back(Compare(op, v, label));
       out.selectivity = op == BinaryOp::kEq ? 0.05 : 0.3;
       return out;
@@ -283,13 +285,15 @@ class PathBuilder {
       Constraint out;
       out.selectivity = 0.2;
       if (a == Coerced::kAlwaysFalse || b == Coerced::kAlwaysFalse) return out;
-      out.intervals =
-          Intersect({Compare(lo_op, lo,
-                             name + (lo_op == BinaryOp::kGe ? ">=" : ">") +
-                                 lo.ToSqlLiteral())},
-                    {Compare(hi_op, hi,
-                             name + (hi_op == BinaryOp::kLe ? "<=" : "<") +
-                                 hi.ToSqlLiteral())});
+      out.intervals = Intersect(
+          {Compare(lo_op, lo, Label([&] {
+                     return name + (lo_op == BinaryOp::kGe ? ">=" : ">") +
+                            lo.ToSqlLiteral();
+                   }))},
+          {Compare(hi_op, hi, Label([&] {
+                     return name + (hi_op == BinaryOp::kLe ? "<=" : "<") +
+                            hi.ToSqlLiteral();
+                   }))});
       return out;
     }
     if (t.kind == Kind::kIn && !t.negated && on_column(*t.args[0]) &&
@@ -313,7 +317,8 @@ class PathBuilder {
                                }),
                    points.end());
       for (const auto& [bytes, v] : points) {
-        out.intervals.push_back(Point(v, name + "=" + v.ToSqlLiteral()));
+        out.intervals.push_back(
+            Point(v, Label([&] { return name + "=" + v.ToSqlLiteral(); })));
       }
       out.selectivity =
           std::min(1.0, 0.05 * static_cast<double>(points.size()));
@@ -322,7 +327,8 @@ class PathBuilder {
     if (t.kind == Kind::kIsNull && !t.negated && on_column(*t.args[0]) &&
         !column_.is_list) {
       Constraint out;
-      out.intervals.push_back(Point(Value(), name + " IS NULL"));
+      out.intervals.push_back(
+          Point(Value(), Label([&] { return name + " IS NULL"; })));
       out.selectivity = 0.05;
       return out;
     }
@@ -331,7 +337,8 @@ class PathBuilder {
       // Every key past the NULLs (before them, descending).
       Constraint out;
       Interval i = NotNull();
-      (desc() ? i.hi : i.lo).label = name + " IS NOT NULL";
+      (desc() ? i.hi : i.lo).label =
+          Label([&] { return name + " IS NOT NULL"; });
       out.intervals.push_back(std::move(i));
       out.selectivity = 0.95;
       return out;
@@ -377,7 +384,9 @@ class PathBuilder {
       }
       Constraint out;
       out.intervals.push_back(Prefix(
-          bytes, name + " LIKE " + Value::Text(prefix + "%").ToSqlLiteral()));
+          bytes, Label([&] {
+            return name + " LIKE " + Value::Text(prefix + "%").ToSqlLiteral();
+          })));
       out.exact = only_prefix && coll && coll->prefix_bounds_exact();
       out.selectivity = 0.1;
       return out;
@@ -386,10 +395,16 @@ class PathBuilder {
   }
 
  private:
+  template <typename Make>
+  std::string Label(Make make) const {
+    return labels_ ? make() : std::string();
+  }
+
   const ColumnSchema& column_;
   const ColumnSchema* keyed_ = &column_;  // the column as the key holds it
   ColumnSchema keyed_copy_;
   KeyColumn key_;
+  bool labels_;
   std::string null_bytes_;
 };
 
@@ -451,7 +466,8 @@ bool SomeTermOn(int column, const std::vector<const BoundExpr*>& terms) {
 }
 
 AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
-                            const std::vector<const BoundExpr*>& terms) {
+                            const std::vector<const BoundExpr*>& terms,
+                            bool labels) {
   AccessPath path;
   path.index = index;
   path.inputs = terms;
@@ -464,7 +480,7 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
   bool have_range = false;
   std::set<int> pinned_lists;  // list columns fixed to a single element
   for (size_t k = 0; k < columns.size(); ++k) {
-    PathBuilder builder(table, columns[k]);
+    PathBuilder builder(table, columns[k], labels);
     const bool is_list = table.columns[columns[k].column].is_list;
     std::optional<IntervalSet> set;
     std::vector<const BoundExpr*> used;
@@ -497,8 +513,10 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
       std::vector<std::pair<std::string, std::string>> next;
       for (const auto& [p, label] : prefixes) {
         for (const Interval& i : *set) {
-          next.emplace_back(p + i.lo.bytes,
-                            label + (label.empty() ? "" : ", ") + i.Label());
+          next.emplace_back(
+              p + i.lo.bytes,
+              labels ? label + (label.empty() ? "" : ", ") + i.Label()
+                     : std::string());
         }
       }
       prefixes = std::move(next);
@@ -522,7 +540,8 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
   }
   for (const auto& [p, label] : prefixes) {
     if (!have_range) {
-      path.spans.push_back({p, keys::PrefixSuccessor(p), "[" + label + "]"});
+      path.spans.push_back({p, keys::PrefixSuccessor(p),
+                            labels ? "[" + label + "]" : std::string()});
       continue;
     }
     for (const Interval& i : range) {
@@ -533,9 +552,11 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
       span.hi = i.hi.unbounded   ? keys::PrefixSuccessor(p)
                 : i.hi.inclusive ? keys::PrefixSuccessor(p + i.hi.bytes)
                                  : p + i.hi.bytes;
-      std::string l = i.Label();
-      span.label =
-          "[" + label + (label.empty() || l.empty() ? "" : ", ") + l + "]";
+      if (labels) {
+        std::string l = i.Label();
+        span.label =
+            "[" + label + (label.empty() || l.empty() ? "" : ", ") + l + "]";
+      }
       if (span.lo < span.hi) path.spans.push_back(std::move(span));
     }
   }

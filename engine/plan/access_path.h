@@ -59,8 +59,10 @@ inline bool MergesSpans(const AccessPath& path) {
 
 // The best access path over `index` (null: the primary key) for the AND of
 // `terms`, or a path with no spans when no leading column is constrained.
+// `labels`: write each span's EXPLAIN text (a reused plan is not shown).
 AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
-                            const std::vector<const BoundExpr*>& terms);
+                            const std::vector<const BoundExpr*>& terms,
+                            bool labels = true);
 
 // Whether an index entry of `index` (null: the primary key) holds `column`'s
 // value: a key column whose key form decodes to the value, an INCLUDE

@@ -24,10 +24,9 @@ bool Match(const BoundExpr& a, const BoundExpr& b, ExprMap* map,
   if (a.kind != b.kind || a.index != b.index || a.unary_op != b.unary_op ||
       a.binary_op != b.binary_op || a.negated != b.negated ||
       a.function != b.function || a.cast_type != b.cast_type ||
-      a.type != b.type || a.is_list != b.is_list ||
-      a.affinity != b.affinity || a.collation != b.collation ||
-      a.case_operand != b.case_operand || a.case_else != b.case_else ||
-      a.args.size() != b.args.size()) {
+      a.type != b.type || a.is_list != b.is_list || a.affinity != b.affinity ||
+      a.collation != b.collation || a.case_operand != b.case_operand ||
+      a.case_else != b.case_else || a.args.size() != b.args.size()) {
     return false;
   }
   if (a.kind == BoundExpr::Kind::kConst) {
@@ -84,7 +83,9 @@ bool Rederive(PlanNode* node, const TableSchema& table, const ExprMap& map) {
       if (it == map.end()) return false;
       terms.push_back(it->second);
     }
-    AccessPath path = DeriveAccessPath(table, node->path.index, terms);
+    // No EXPLAIN text: a reused plan is run, never shown.
+    AccessPath path =
+        DeriveAccessPath(table, node->path.index, terms, /*labels=*/false);
     if (!SameShape(node->path, path, map)) return false;
     node->path = std::move(path);
   }
