@@ -249,9 +249,18 @@ class JoinPlanner {
                                                *input_.rules, *input_.params));
       side_where_[i] = out_->owned.back().get();
     }
-    if (!across_.empty()) {
-      std::vector<BoundExprPtr> clones;
-      for (const BoundExpr* t : across_) clones.push_back(CloneExpr(*t));
+    // The terms the joined rows are checked against: all but the
+    // equalities merged on, which the merge compares exactly as `=` does
+    // (numbers, or text under the term's collation; NULLs pair with
+    // nothing).
+    std::vector<BoundExprPtr> clones;
+    for (const BoundExpr* t : across_) {
+      const bool merged = std::any_of(
+          keys_.begin(), keys_.end(),
+          [t](const std::optional<MergeKey>& k) { return k && k->term == t; });
+      if (!merged) clones.push_back(CloneExpr(*t));
+    }
+    if (!clones.empty()) {
       out_->owned.push_back(AndOf(std::move(clones)));
       across_where_ = out_->owned.back().get();
     }

@@ -10,8 +10,8 @@
 // a sort does), then the primary keys; the join then reads each input once.
 // Without such a term every pair is formed (a nested loop over the second
 // input, held in memory while it fits the sort budget, else read again per
-// row of the first). Every term that names several tables, the equality
-// merged on included, is re-checked on the joined rows.
+// row of the first). Every other term that names several tables is checked
+// on the joined rows (the merge compares its key exactly as `=` does).
 //
 // The joined rows come in a total order (the join keys, then the tables'
 // primary keys), which continuation tokens name. Pure functions.
