@@ -13,7 +13,7 @@ import random
 import sqlite3
 import sys
 
-from slt_out import insert, write_query
+from slt_out import write_query, write_setup
 
 SEED = 18
 rng = random.Random(SEED)
@@ -123,13 +123,7 @@ def main():
               "%s (Python's sqlite3); written by\n# "
               "tools/gen_tests/group_by.py (seed %d).\n"
               % (sqlite3.sqlite_version, SEED))
-    for stmt in SCHEMA:
-        db.execute(stmt)
-        out.write("\nstatement ok\n%s\n" % stmt)
-    for table, rows in (("t", rows_t(120)), ("e", rows_e(80))):
-        stmt = insert(table, rows)
-        db.execute(stmt)
-        out.write("\nstatement ok\n%s\n" % stmt)
+    write_setup(out, db, SCHEMA, (("t", rows_t(120)), ("e", rows_e(80))))
     seen = set()
     for table, keys, aggs, wheres, count in (
             ("t", T_KEYS, T_AGGS, T_WHERE, 260),

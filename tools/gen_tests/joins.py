@@ -12,7 +12,7 @@ import random
 import sqlite3
 import sys
 
-from slt_out import insert, write_query
+from slt_out import write_query, write_setup
 
 SEED = 1801
 rng = random.Random(SEED)
@@ -140,13 +140,7 @@ def main():
               "computed by SQLite %s (Python's sqlite3); written by\n# "
               "tools/gen_tests/joins.py (seed %d).\n"
               % (sqlite3.sqlite_version, SEED))
-    for stmt in SCHEMA:
-        db.execute(stmt)
-        out.write("\nstatement ok\n%s\n" % stmt)
-    for table, rs in rows().items():
-        stmt = insert(table, rs)
-        db.execute(stmt)
-        out.write("\nstatement ok\n%s\n" % stmt)
+    write_setup(out, db, SCHEMA, rows().items())
     seen = set()
     while len(seen) < 300:
         sql, width, total = query()

@@ -33,6 +33,18 @@ def insert(table, rows):
         "(" + ", ".join(literal(v) for v in r) + ")" for r in rows))
 
 
+def write_setup(out, db, schema, tables):
+    """`statement ok` records of the schema and of one INSERT per table
+    (`tables`: (name, rows) pairs), run in `db` too."""
+    for stmt in schema:
+        db.execute(stmt)
+        out.write("\nstatement ok\n%s\n" % stmt)
+    for table, rows in tables:
+        stmt = insert(table, rows)
+        db.execute(stmt)
+        out.write("\nstatement ok\n%s\n" % stmt)
+
+
 def write_query(out, db, sql, width, ordered):
     """A `query` record of `sql` with SQLite's rows (`rowsort` unless the
     ORDER BY makes the order total: the runner sorts the rows, column by
