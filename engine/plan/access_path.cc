@@ -316,7 +316,8 @@ class PathBuilder {
                                  return a.first == b.first;
                                }),
                    points.end());
-      for (const auto& [bytes, v] : points) {
+      for (const auto& point : points) {
+        const Value& v = point.second;
         out.intervals.push_back(
             Point(v, Label([&] { return name + "=" + v.ToSqlLiteral(); })));
       }
