@@ -73,26 +73,10 @@ class SpanStream : public RowIdStream {
   }
 
   void SeekAfterEntry(std::string_view key) override {
+    // Forward, the first entry past `key` is the first at or after key+'\0';
+    // backward, the first before `key`.
     span_ = 0;
-    if (!reverse_) {
-      std::string target(key);
-      target.push_back('\0');
-      while (span_ < spans_.size() && spans_[span_].hi <= target) ++span_;
-      if (span_ >= spans_.size()) {
-        valid_ = false;
-        return;
-      }
-      Reposition(std::max(target, spans_[span_].lo));
-      return;
-    }
-    while (span_ < spans_.size() && spans_[span_].lo >= key) ++span_;
-    if (span_ >= spans_.size()) {
-      valid_ = false;
-      return;
-    }
-    ++ctx_->seeks;
-    it_->SeekBefore(std::min(std::string(key), spans_[span_].hi));
-    Settle();
+    SeekEntry(reverse_ ? std::string(key) : std::string(key) + '\0');
   }
 
   void Next() override {
