@@ -125,8 +125,9 @@ class NestedLoop : public RowSource {
     if (!status_.ok()) return false;
     if (!loaded_) {
       loaded_ = true;
-      if (!Load()) return false;
+      Load();
     }
+    if (!rescan_ && inner_.empty()) return false;  // nothing to pair with
     for (;;) {
       if (!has_left_) {
         if (!left_->Next(&left_row_)) {
@@ -156,9 +157,8 @@ class NestedLoop : public RowSource {
 
  private:
   // Reads the right input into memory; past the budget, lets it go and
-  // reads it again per left row. False when there is nothing to pair
-  // (no right row) or on error.
-  bool Load() {
+  // reads it again per left row (rescan_).
+  void Load() {
     right_ = open_right_();
     Row r;
     int64_t held = 0;
@@ -169,13 +169,12 @@ class NestedLoop : public RowSource {
         inner_.clear();
         inner_.shrink_to_fit();
         right_.reset();
-        return true;
+        return;
       }
       inner_.push_back(std::move(r));
     }
     status_ = right_->status();
     right_.reset();
-    return status_.ok() && !inner_.empty();
   }
 
   std::unique_ptr<RowSource> left_;
