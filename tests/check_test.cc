@@ -16,13 +16,10 @@
 namespace levelql {
 namespace {
 
+using testing::Exec;
+
 using keys::Direction;
 using testing::TempDir;
-
-void Exec(Database& db, const std::string& sql) {
-  Status s = db.Execute(sql);
-  ASSERT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-}
 
 std::string Enc(const Value& v, Direction dir = Direction::kAsc) {
   std::string out;

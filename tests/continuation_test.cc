@@ -18,12 +18,9 @@
 namespace levelql {
 namespace {
 
-using testing::OpenMemory;
+using testing::Exec;
 
-void Exec(Database& db, const std::string& sql) {
-  Status s = db.Execute(sql);
-  ASSERT_TRUE(s.ok()) << sql << ": " << s.ToString();
-}
+using testing::OpenMemory;
 
 // Renders the first column of up to `n` rows (n < 0: all) as "a b c".
 std::string Read(Cursor& cur, int n = -1) {

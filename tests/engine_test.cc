@@ -17,14 +17,11 @@
 namespace levelql {
 namespace {
 
+using testing::Exec;
+
 using testing::OpenMemory;
 using testing::QueryText;
 using testing::TempDir;
-
-void Exec(Database& db, const std::string& sql) {
-  Status s = db.Execute(sql);
-  ASSERT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-}
 
 void ExpectClean(Database& db) {
   Status s = db.Execute("CHECK");

@@ -21,13 +21,10 @@
 namespace levelql {
 namespace {
 
+using testing::Exec;
+
 using testing::CursorText;
 using testing::OpenMemory;
-
-void Exec(Database& db, const std::string& sql) {
-  Status s = db.Execute(sql);
-  ASSERT_TRUE(s.ok()) << sql << ": " << s.ToString();
-}
 
 class PlanCacheTest : public ::testing::Test {
  protected:
@@ -150,13 +147,22 @@ TEST_F(PlanCacheTest, SchemaChangeMakesANewPlan) {
   ASSERT_TRUE(stmt.ok());
   EXPECT_EQ(CursorText((*stmt)->Query({I(2)})),
             CursorText(db_->Query("SELECT id FROM t WHERE b = 2 ORDER BY id")));
+  EXPECT_EQ(CursorText((*stmt)->Query({I(3)})),
+            CursorText(db_->Query("SELECT id FROM t WHERE b = 3 ORDER BY id")));
   Exec(*db_, "DROP INDEX t_b");
   Exec(*db_, "INSERT INTO t VALUES (100, 1, 2, 'x')");
+  // The plan kept for the old catalog read t_b, which has no entry for row
+  // 100: the answers below include it only if the run planned afresh. The
+  // new plan is kept and reused (each run counts one reuse: the first is
+  // the new template's copy).
+  uint64_t before = PlanReuses();
   EXPECT_EQ(CursorText((*stmt)->Query({I(2)})),
             CursorText(db_->Query("SELECT id FROM t WHERE b = 2 ORDER BY id")));
-  auto plan = db_->Explain("SELECT id FROM t WHERE b = ? ORDER BY id", {I(2)});
-  ASSERT_TRUE(plan.ok());
-  EXPECT_EQ(plan->find("t_b"), std::string::npos) << *plan;
+  EXPECT_EQ(PlanReuses() - before, 1u);  // the new template's own copy
+  before = PlanReuses();
+  EXPECT_EQ(CursorText((*stmt)->Query({I(3)})),
+            CursorText(db_->Query("SELECT id FROM t WHERE b = 3 ORDER BY id")));
+  EXPECT_EQ(PlanReuses() - before, 1u);
 }
 
 }  // namespace

@@ -20,13 +20,10 @@
 namespace levelql {
 namespace {
 
+using testing::Exec;
+
 using testing::OpenMemory;
 using testing::QueryText;
-
-void Exec(Database& db, const std::string& sql) {
-  Status s = db.Execute(sql);
-  ASSERT_TRUE(s.ok()) << sql << ": " << s.ToString();
-}
 
 // `sql` with `@t` standing for the table `table`.
 std::string On(std::string sql, const char* table) {

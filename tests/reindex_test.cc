@@ -17,13 +17,10 @@
 namespace levelql {
 namespace {
 
+using testing::Exec;
+
 using testing::QueryText;
 using testing::TempDir;
-
-void Exec(Database& db, const std::string& sql) {
-  Status s = db.Execute(sql);
-  ASSERT_TRUE(s.ok()) << sql << ": " << s.ToString();
-}
 
 // Rewrites the third component (the collation versions) of a catalog
 // record, as if another ICU had written it; or drops it (format 1 tables).

@@ -9,17 +9,15 @@
 #include "indexes/row_format.h"
 #include "indexes/salt.h"
 #include "levelql/database.h"
+#include "tests/support/sql_text.h"
 #include "tests/support/temp_dir.h"
 
 namespace levelql {
 namespace {
 
-using testing::TempDir;
+using testing::Exec;
 
-void Exec(Database& db, const std::string& sql) {
-  Status s = db.Execute(sql);
-  ASSERT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-}
+using testing::TempDir;
 
 class SaltedTableTest : public ::testing::Test {
  protected:

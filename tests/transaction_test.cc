@@ -20,20 +20,12 @@
 namespace levelql {
 namespace {
 
+using testing::Exec;
+
 using testing::CursorText;
 using testing::OpenMemory;
 using testing::QueryText;
 using Code = Status::Code;
-
-void Exec(Database& db, const std::string& sql) {
-  Status s = db.Execute(sql);
-  ASSERT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-}
-
-void Exec(Transaction& txn, const std::string& sql) {
-  Status s = txn.Execute(sql);
-  ASSERT_TRUE(s.ok()) << sql << "\n" << s.ToString();
-}
 
 std::unique_ptr<Transaction> Begin(
     Database& db, TransactionMode mode = TransactionMode::kDeferred) {

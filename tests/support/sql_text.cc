@@ -31,6 +31,16 @@ std::string CursorText(Result<std::unique_ptr<Cursor>> cur) {
   return out;
 }
 
+void Exec(Database& db, const std::string& sql) {
+  Status s = db.Execute(sql);
+  EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
+}
+
+void Exec(Transaction& txn, const std::string& sql) {
+  Status s = txn.Execute(sql);
+  EXPECT_TRUE(s.ok()) << sql << "\n" << s.ToString();
+}
+
 std::unique_ptr<Database> OpenMemory() {
   auto db = Database::Open(":memory:");
   EXPECT_TRUE(db.ok()) << db.status().ToString();

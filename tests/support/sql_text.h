@@ -21,6 +21,11 @@ std::string QueryText(Transaction& txn, const std::string& sql,
 // The rows of a cursor (what QueryText renders).
 std::string CursorText(Result<std::unique_ptr<Cursor>> cursor);
 
+// Runs one statement; a failure fails the current gtest test, naming the
+// statement and the error.
+void Exec(Database& db, const std::string& sql);
+void Exec(Transaction& txn, const std::string& sql);
+
 // A fresh ":memory:" database; fails the current gtest test (and returns
 // nullptr) when it cannot be opened.
 std::unique_ptr<Database> OpenMemory();
