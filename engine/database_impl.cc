@@ -5,6 +5,7 @@
 #include "engine/database_impl.h"
 
 #include "engine/plan/planner.h"
+#include "engine/storage/open_store.h"
 #include "indexes/row_format.h"
 
 namespace levelql {
@@ -423,8 +424,7 @@ Result<int64_t> DatabaseImpl::RunWrite(Session* session,
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
                                                  const Options& options) {
-  LQ_ASSIGN_OR_RETURN(std::unique_ptr<KvStore> store,
-                      OpenLevelDbStore(path, options));
+  LQ_ASSIGN_OR_RETURN(std::unique_ptr<KvStore> store, OpenStore(path, options));
   return OpenDatabaseOnStore(std::move(store), options);
 }
 

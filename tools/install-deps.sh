@@ -8,6 +8,10 @@ packages=(
   libleveldb-dev libsnappy-dev libicu-dev libboost-dev libgtest-dev
   libsqlite3-dev libedit-dev
   clang libclang-rt-14-dev tmux gnuplot-nox
+  # The etcd backend (issue 17): gRPC, protobuf, etcd's .proto files (and
+  # those they import), and etcd itself for its tests.
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  golang-etcd-server-dev etcd-server etcd-client
 )
 
 missing=()

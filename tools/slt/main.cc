@@ -7,9 +7,11 @@
 // "N passed, N failed, N skipped". Exit status: 0 if nothing failed, 1 if
 // something did, 2 for usage errors.
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
@@ -35,9 +37,11 @@ namespace {
 constexpr const char* kUsage =
     "usage: levelql-slt [flags] FILE|DIR...\n"
     "  Runs sqllogictest files (directories: every *.test below, sorted).\n"
-    "  --backend=memory|leveldb  storage for each file's fresh database\n"
+    "  --backend=memory|leveldb|etcd://HOSTS/NAME\n"
+    "                            storage for each file's fresh database\n"
     "                            (default memory; leveldb uses a temporary\n"
-    "                            directory removed afterwards)\n"
+    "                            directory removed afterwards; etcd a new\n"
+    "                            database NAME/<file>-<pid> on the cluster)\n"
     "  --jobs=N                  run N files at once (default 1)\n"
     "  --disable-rules=a,b       PRAGMA disable_rules = 'a,b' in every "
     "database\n"
@@ -53,7 +57,7 @@ constexpr const char* kUsage =
     "                            row again through a previous-page token\n";
 
 struct Flags {
-  bool leveldb = false;
+  std::string backend = "memory";  // memory, leveldb or an etcd:// URL
   int jobs = 1;
   std::string disable_rules;
   int salt_buckets = 0;
@@ -107,10 +111,11 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
       flags->run.rewrite = true;
     } else if (name == "--backend") {
       if (!take_value()) return UsageError("--backend needs a value");
-      if (value != "memory" && value != "leveldb") {
+      if (value != "memory" && value != "leveldb" &&
+          !value.starts_with("etcd://")) {
         return UsageError("unknown backend '" + value + "'");
       }
-      flags->leveldb = value == "leveldb";
+      flags->backend = value;
     } else if (name == "--jobs") {
       if (!take_value()) return UsageError("--jobs needs a value");
       char* end = nullptr;
@@ -178,6 +183,19 @@ Status WriteFile(const std::string& path, const std::string& text) {
   return Status::OK();
 }
 
+// A database name for `path` on etcd, unique to this run: the file's path
+// with every character outside [A-Za-z0-9_.-] made '_', then the pid.
+std::string EtcdName(const std::string& path) {
+  std::string name;
+  for (char c : path) {
+    name += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+                    c == '-' || c == '.'
+                ? c
+                : '_';
+  }
+  return name + "-" + std::to_string(getpid());
+}
+
 struct FileOutcome {
   RunStats stats;
   bool failed = false;  // a record (or the setup) failed
@@ -199,7 +217,9 @@ FileOutcome RunFile(const std::string& path, const Flags& flags,
 
   std::unique_ptr<TempDir> dir;
   std::string db_path = ":memory:";
-  if (flags.leveldb) {
+  if (flags.backend.starts_with("etcd://")) {
+    db_path = flags.backend + "/" + EtcdName(path);
+  } else if (flags.backend == "leveldb") {
     dir = std::make_unique<TempDir>("slt");
     if (dir->path().empty()) {
       return setup_failure("cannot create a temporary directory");

@@ -1,0 +1,483 @@
+#include "engine/storage/etcd/etcd_store.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "engine/storage/etcd/etcd_client.h"
+
+namespace levelql {
+namespace {
+
+using etcdserverpb::Compare;
+using etcdserverpb::RangeRequest;
+using etcdserverpb::RangeResponse;
+
+// Keys per Range call: the first page is small (a point lookup or a short
+// index range reads a few keys), each further page of the same scan twice
+// the last, up to kMaxPage.
+constexpr int64_t kFirstPage = 16;
+constexpr int64_t kMaxPage = 1024;
+
+// A read at a revision already applied gives the same answer on every
+// member, so it needs no round through the leader (serializable); a read of
+// the latest state (revision 0) does (linearizable). A member that has not
+// applied the revision yet answers "future revision", and the client tries
+// again.
+void SetRevision(RangeRequest* request, int64_t revision) {
+  request->set_revision(revision);
+  request->set_serializable(revision != 0);
+}
+
+class EtcdSnapshot : public KvSnapshot {
+ public:
+  EtcdSnapshot(int64_t revision, Status status)
+      : revision_(revision), status_(std::move(status)) {}
+  int64_t revision() const { return revision_; }
+  const Status& status() const { return status_; }
+
+ private:
+  const int64_t revision_;
+  const Status status_;
+};
+
+// Where the database's keys live in the cluster's one key space.
+struct Layout {
+  explicit Layout(const std::string& name)
+      : begin(name + '\0'), end(name + '\1'), writer(name + "\1writer") {}
+  std::string Key(std::string_view key) const {
+    std::string out = begin;
+    out.append(key);
+    return out;
+  }
+  const std::string begin;   // N "\0": the first data key
+  const std::string end;     // N "\1": past the last data key
+  const std::string writer;  // N "\1writer": the writer lease's key
+};
+
+class EtcdIterator : public KvIterator {
+ public:
+  EtcdIterator(EtcdClient* client, const Layout* layout,
+               const EtcdSnapshot* snapshot)
+      : client_(client),
+        layout_(layout),
+        revision_(snapshot ? snapshot->revision() : 0) {
+    if (snapshot) status_ = snapshot->status();
+  }
+
+  bool Valid() const override { return status_.ok() && pos_ < page_.size(); }
+  void Seek(std::string_view target) override {
+    page_size_ = kFirstPage;
+    LoadForward(std::string(target));
+  }
+  void SeekToFirst() override { Seek(""); }
+  void SeekToLast() override {
+    page_size_ = kFirstPage;
+    LoadBackward(nullptr);
+  }
+  void SeekBefore(std::string_view target) override {
+    page_size_ = kFirstPage;
+    const std::string bound(target);
+    LoadBackward(&bound);
+  }
+  void Next() override {
+    std::string after = page_[pos_].first;
+    after.push_back('\0');
+    if (!forward_) {
+      page_size_ = kFirstPage;
+      LoadForward(after);
+    } else if (++pos_ == page_.size() && more_) {
+      Grow();
+      LoadForward(after);
+    }
+  }
+  void Prev() override {
+    const std::string before = page_[pos_].first;
+    if (forward_) {
+      page_size_ = kFirstPage;
+      LoadBackward(&before);
+    } else if (++pos_ == page_.size() && more_) {
+      Grow();
+      LoadBackward(&before);
+    }
+  }
+  std::string_view key() const override { return page_[pos_].first; }
+  std::string_view value() const override { return page_[pos_].second; }
+  Status status() const override { return status_; }
+
+ private:
+  void Grow() { page_size_ = std::min(page_size_ * 2, kMaxPage); }
+
+  // Keys >= `from`, ascending.
+  void LoadForward(const std::string& from) {
+    RangeRequest request;
+    request.set_key(layout_->Key(from));
+    request.set_range_end(layout_->end);
+    Load(&request, true);
+  }
+
+  // Keys < `*before` (every key when null), descending.
+  void LoadBackward(const std::string* before) {
+    RangeRequest request;
+    request.set_key(layout_->begin);
+    request.set_range_end(before ? layout_->Key(*before) : layout_->end);
+    request.set_sort_order(RangeRequest::DESCEND);
+    request.set_sort_target(RangeRequest::KEY);
+    Load(&request, false);
+  }
+
+  void Load(RangeRequest* request, bool forward) {
+    page_.clear();
+    pos_ = 0;
+    forward_ = forward;
+    more_ = false;
+    if (!status_.ok()) return;
+    request->set_limit(page_size_);
+    SetRevision(request, revision_);
+    RangeResponse response;
+    status_ = client_->Range(*request, &response);
+    if (!status_.ok()) return;
+    // An iterator without a snapshot reads every page at its first one's
+    // revision, so it never sees half of a later write.
+    if (revision_ == 0) revision_ = response.header().revision();
+    page_.reserve(response.kvs_size());
+    const size_t skip = layout_->begin.size();
+    for (auto& kv : *response.mutable_kvs()) {
+      page_.emplace_back(kv.key().substr(skip), std::move(*kv.mutable_value()));
+    }
+    more_ = response.more();
+  }
+
+  EtcdClient* const client_;
+  const Layout* const layout_;
+  int64_t revision_;
+  Status status_;
+  std::vector<std::pair<std::string, std::string>> page_;  // in scan order
+  size_t pos_ = 0;
+  bool forward_ = true;
+  bool more_ = false;  // keys beyond the page, in its direction
+  int64_t page_size_ = kFirstPage;
+};
+
+std::string ProcessToken() {
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  std::random_device random;
+  const uint64_t nonce = (uint64_t{random()} << 32) ^ random();
+  return std::string(host) + ":" + std::to_string(getpid()) + ":" +
+         std::to_string(nonce);
+}
+
+// "process PID on HOST" from a fence value "HOST:PID:NONCE:SEQ".
+std::string HolderText(const std::string& fence) {
+  const size_t a = fence.find(':');
+  const size_t b = a == std::string::npos ? a : fence.find(':', a + 1);
+  if (b == std::string::npos) return "another process";
+  return "process " + fence.substr(a + 1, b - a - 1) + " on host " +
+         fence.substr(0, a);
+}
+
+class EtcdStore : public KvStore {
+ public:
+  EtcdStore(std::string url, std::unique_ptr<EtcdClient> client,
+            const std::string& name, const EtcdStoreOptions& options)
+      : url_(std::move(url)),
+        client_(std::move(client)),
+        layout_(name),
+        options_(options) {}
+
+  ~EtcdStore() override {
+    if (lease_id_ == 0) return;
+    {
+      std::lock_guard<std::mutex> lock(keepalive_mu_);
+      stopping_ = true;
+    }
+    keepalive_cv_.notify_all();
+    keepalive_.join();
+    // Frees the database for the next process at once (the writer key goes
+    // with the lease); if the cluster is unreachable the lease expires.
+    client_->LeaseRevoke(lease_id_);
+  }
+
+  // Probes the cluster, and unless `read_only` takes the writer lease.
+  Status Start(const Options& options) {
+    RangeRequest probe;
+    probe.set_key(layout_.begin);
+    probe.set_range_end(layout_.end);
+    probe.set_limit(1);
+    probe.set_keys_only(true);
+    RangeResponse response;
+    LQ_RETURN_IF_ERROR(
+        client_->Range(probe, &response)
+            .WithPrefix("cannot open database '" + url_ + "': "));
+    if (response.kvs_size() == 0 && !options.create_if_missing) {
+      return Status::NotFound("no levelql database at '" + url_ +
+                              "' (it has no keys; open it with "
+                              "create_if_missing to create it)");
+    }
+    NoteRevision(response.header().revision());
+    read_only_ = options.read_only;
+    if (read_only_) return Status::OK();
+    return TakeWriterLease();
+  }
+
+  // The writer's snapshot costs no call: no other process can write while
+  // it holds the lease, so the revision of its own last write (or of the
+  // linearizable read that opened the store) is the latest there is. A
+  // read-only process asks the cluster (a linearizable read).
+  std::shared_ptr<const KvSnapshot> GetSnapshot() override {
+    if (!read_only_) {
+      return std::make_shared<EtcdSnapshot>(revision_.load(), Status::OK());
+    }
+    RangeRequest request;
+    request.set_key(layout_.writer);
+    request.set_count_only(true);
+    RangeResponse response;
+    Status st = client_->Range(request, &response);
+    return std::make_shared<EtcdSnapshot>(
+        st.ok() ? response.header().revision() : 0, std::move(st));
+  }
+
+  Status Get(const KvSnapshot* snapshot, std::string_view key,
+             std::string* value) override {
+    RangeRequest request;
+    request.set_key(layout_.Key(key));
+    std::shared_ptr<const KvSnapshot> latest;
+    if (!snapshot) {
+      latest = GetSnapshot();
+      snapshot = latest.get();
+    }
+    const auto* snap = static_cast<const EtcdSnapshot*>(snapshot);
+    LQ_RETURN_IF_ERROR(snap->status());
+    SetRevision(&request, snap->revision());
+    RangeResponse response;
+    LQ_RETURN_IF_ERROR(client_->Range(request, &response));
+    if (response.kvs_size() == 0) return Status::NotFound("key not found");
+    *value = std::move(*response.mutable_kvs(0)->mutable_value());
+    return Status::OK();
+  }
+
+  Status Write(const WriteBatch& batch,
+               bool /*sync: etcd always is*/) override {
+    if (read_only_) {
+      return Status::NotSupported("the database '" + url_ +
+                                  "' is open read-only");
+    }
+    std::lock_guard<std::mutex> lock(write_mu_);
+    // etcd refuses a transaction that names a key twice; the batch's last
+    // operation on a key is the one that counts, as in LevelDB.
+    std::map<std::string_view, const WriteBatch::Op*> last;
+    for (const WriteBatch::Op& op : batch.ops()) last[op.key] = &op;
+    const std::string next_fence = NextFence();
+    etcdserverpb::TxnRequest request;
+    AddFenceCompare(&request, fence_);
+    for (const auto& [key, op] : last) {
+      auto* step = request.add_success();
+      if (op->is_delete) {
+        step->mutable_request_delete_range()->set_key(layout_.Key(key));
+      } else {
+        auto* put = step->mutable_request_put();
+        put->set_key(layout_.Key(key));
+        put->set_value(op->value);
+      }
+    }
+    auto* fence = request.add_success()->mutable_request_put();
+    fence->set_key(layout_.writer);
+    fence->set_value(next_fence);
+    fence->set_lease(lease_id_);
+    for (int attempt = 0;; ++attempt) {
+      etcdserverpb::TxnResponse response;
+      bool unknown = false;
+      Status st = client_->Txn(request, &response, &unknown);
+      if (st.ok()) {
+        if (!response.succeeded()) return LostLease();
+        NoteRevision(response.header().revision());
+        fence_ = next_fence;
+        return Status::OK();
+      }
+      if (!unknown || attempt == 3) return st;
+      // The cluster may or may not have applied it: the fence says which.
+      std::string holder;
+      int64_t holder_revision = 0;
+      LQ_RETURN_IF_ERROR(ReadWriterKey(&holder, &holder_revision));
+      if (holder == next_fence) {
+        NoteRevision(holder_revision);
+        fence_ = next_fence;
+        return Status::OK();
+      }
+      if (holder != fence_) return LostLease();
+    }
+  }
+
+  std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
+    std::shared_ptr<const KvSnapshot> latest;
+    if (!snapshot && !read_only_) {
+      // The writer pins an iterator without a snapshot here, for free
+      // (others pin it at their first page).
+      latest = GetSnapshot();
+      snapshot = latest.get();
+    }
+    return std::make_unique<EtcdIterator>(
+        client_.get(), &layout_, static_cast<const EtcdSnapshot*>(snapshot));
+  }
+
+ private:
+  std::string NextFence() {
+    return token_ + ":" + std::to_string(++fence_seq_);
+  }
+
+  void AddFenceCompare(etcdserverpb::TxnRequest* request,
+                       const std::string& value) {
+    Compare* cmp = request->add_compare();
+    cmp->set_key(layout_.writer);
+    cmp->set_target(Compare::VALUE);
+    cmp->set_result(Compare::EQUAL);
+    cmp->set_value(value);
+  }
+
+  // A linearizable read of the writer key; `*revision` is the cluster's.
+  Status ReadWriterKey(std::string* value, int64_t* revision = nullptr) {
+    RangeRequest request;
+    request.set_key(layout_.writer);
+    RangeResponse response;
+    LQ_RETURN_IF_ERROR(client_->Range(request, &response));
+    if (revision) *revision = response.header().revision();
+    value->clear();
+    if (response.kvs_size() > 0) *value = response.kvs(0).value();
+    return Status::OK();
+  }
+
+  void NoteRevision(int64_t revision) {
+    int64_t seen = revision_.load();
+    while (seen < revision &&
+           !revision_.compare_exchange_weak(seen, revision)) {
+    }
+  }
+
+  Status LostLease() {
+    return Status::IOError(
+        "this process no longer holds the writer lease of '" + url_ +
+        "' (it was not renewed within " +
+        std::to_string(options_.lease_ttl_seconds) +
+        " s: the process was paused or cut off from the cluster); nothing "
+        "of this statement was written. Close and reopen the database");
+  }
+
+  Status TakeWriterLease() {
+    token_ = ProcessToken();
+    LQ_RETURN_IF_ERROR(
+        client_->LeaseGrant(options_.lease_ttl_seconds, &lease_id_));
+    fence_ = NextFence();
+    etcdserverpb::TxnRequest request;
+    Compare* cmp = request.add_compare();
+    cmp->set_key(layout_.writer);
+    cmp->set_target(Compare::CREATE);
+    cmp->set_result(Compare::EQUAL);
+    cmp->set_create_revision(0);  // nobody holds it
+    auto* put = request.add_success()->mutable_request_put();
+    put->set_key(layout_.writer);
+    put->set_value(fence_);
+    put->set_lease(lease_id_);
+    request.add_failure()->mutable_request_range()->set_key(layout_.writer);
+    etcdserverpb::TxnResponse response;
+    bool unknown = false;
+    Status st = client_->Txn(request, &response, &unknown);
+    std::string holder;
+    if (!st.ok() && unknown && ReadWriterKey(&holder).ok() &&
+        holder == fence_) {
+      st = Status::OK();
+      response.set_succeeded(true);
+    }
+    if (!st.ok() || !response.succeeded()) {
+      client_->LeaseRevoke(lease_id_);
+      lease_id_ = 0;
+      LQ_RETURN_IF_ERROR(st);
+      if (response.responses_size() > 0 &&
+          response.responses(0).response_range().kvs_size() > 0) {
+        holder =
+            HolderText(response.responses(0).response_range().kvs(0).value());
+      }
+      return Status::IOError(
+          "the database at '" + url_ + "' is in use by another process (" +
+          holder +
+          " holds its writer lease). levelql on etcd has one writing "
+          "process per database: close the other process (a process that "
+          "died frees it within " +
+          std::to_string(options_.lease_ttl_seconds) +
+          " s), open it read-only, or open another database");
+    }
+    NoteRevision(response.header().revision());
+    keepalive_ = std::thread([this] { KeepAlive(); });
+    return Status::OK();
+  }
+
+  void KeepAlive() {
+    const auto period =
+        std::chrono::milliseconds(options_.lease_ttl_seconds * 1000 / 3);
+    std::unique_lock<std::mutex> lock(keepalive_mu_);
+    while (!keepalive_cv_.wait_for(lock, period, [&] { return stopping_; })) {
+      lock.unlock();
+      int64_t ttl = 0;
+      // A lost lease needs no action here: the fence makes every later
+      // write fail with LostLease().
+      client_->LeaseKeepAlive(lease_id_, &ttl);
+      lock.lock();
+    }
+  }
+
+  const std::string url_;
+  const std::unique_ptr<EtcdClient> client_;
+  const Layout layout_;
+  const EtcdStoreOptions options_;
+  bool read_only_ = false;
+  // The writer's latest revision: its last write's, or its opening read's.
+  std::atomic<int64_t> revision_{0};
+
+  std::mutex write_mu_;
+  std::string token_;
+  uint64_t fence_seq_ = 0;
+  std::string fence_;  // the writer key's value after our last write
+  int64_t lease_id_ = 0;
+
+  std::thread keepalive_;
+  std::mutex keepalive_mu_;
+  std::condition_variable keepalive_cv_;
+  bool stopping_ = false;
+};
+
+std::string UrlText(const EtcdUrl& url) {
+  std::string hosts;
+  for (const auto& e : url.endpoints) hosts += (hosts.empty() ? "" : ",") + e;
+  return std::string(kEtcdScheme) + hosts + "/" + url.prefix;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<KvStore>> OpenEtcdStore(
+    const EtcdUrl& url, const Options& options,
+    const EtcdStoreOptions& etcd_options) {
+  auto client = std::make_unique<EtcdClient>(
+      url.endpoints, std::chrono::milliseconds(etcd_options.retry_budget_ms));
+  auto store = std::make_unique<EtcdStore>(UrlText(url), std::move(client),
+                                           url.prefix, etcd_options);
+  LQ_RETURN_IF_ERROR(store->Start(options));
+  return std::unique_ptr<KvStore>(std::move(store));
+}
+
+Status CompactEtcd(const EtcdUrl& url) {
+  EtcdClient client(url.endpoints, std::chrono::milliseconds(15000));
+  RangeRequest request;
+  request.set_key(url.prefix);
+  request.set_count_only(true);
+  RangeResponse response;
+  LQ_RETURN_IF_ERROR(client.Range(request, &response));
+  return client.Compact(response.header().revision());
+}
+
+}  // namespace levelql

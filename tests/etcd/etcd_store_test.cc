@@ -1,0 +1,242 @@
+// The etcd KvStore (issue 17) against the contract LevelDB defines: the same
+// random batches applied to both, then the same random walks of iterators
+// over current and older snapshots must see the same keys and values; and
+// the writer lease, its fence, and the server's limits.
+#include "engine/storage/etcd/etcd_store.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "engine/storage/etcd/etcd_client.h"
+#include "tests/etcd/etcd_cluster.h"
+#include "tests/support/env.h"
+
+namespace levelql {
+namespace {
+
+using testing::SharedEtcdEndpoints;
+using testing::UniqueEtcdName;
+
+class EtcdStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto endpoints = SharedEtcdEndpoints();
+    ASSERT_TRUE(endpoints.ok()) << endpoints.status().ToString();
+    endpoints_ = *endpoints;
+  }
+  Result<EtcdUrl> Url(const std::string& name) {
+    return ParseEtcdUrl("etcd://" + endpoints_ + "/" + name);
+  }
+  std::unique_ptr<KvStore> Open(const std::string& name,
+                                const Options& options = {},
+                                const EtcdStoreOptions& etcd = {}) {
+    auto url = Url(name);
+    EXPECT_TRUE(url.ok()) << url.status().ToString();
+    auto store = OpenEtcdStore(*url, options, etcd);
+    EXPECT_TRUE(store.ok()) << store.status().ToString();
+    return store.ok() ? std::move(*store) : nullptr;
+  }
+  std::string endpoints_;
+};
+
+// Keys from a small alphabet, with the bytes that matter at boundaries
+// (0x00, 0x01, 0xff), so that keys share prefixes and pages end anywhere.
+std::string RandomKey(std::mt19937_64& rng) {
+  static const char kBytes[] = {'\0', '\1', 'a', 'b', 'c', '\xff'};
+  std::string key(1 + rng() % 4, ' ');
+  for (char& c : key) c = kBytes[rng() % sizeof(kBytes)];
+  return key;
+}
+
+// One random walk: a start (Seek, SeekBefore, SeekToFirst, SeekToLast),
+// then up to 60 Next/Prev steps; the keys and values seen, as text.
+std::string Walk(KvIterator* it, std::mt19937_64 rng) {
+  std::string out;
+  const std::string target = RandomKey(rng);
+  switch (rng() % 4) {
+    case 0:
+      it->Seek(target);
+      break;
+    case 1:
+      it->SeekBefore(target);
+      break;
+    case 2:
+      it->SeekToFirst();
+      break;
+    default:
+      it->SeekToLast();
+      break;
+  }
+  const bool mostly_forward = rng() % 2;
+  for (int step = 0; step < 60 && it->Valid(); ++step) {
+    out += std::string(it->key()) + "=" + std::string(it->value()) + ";";
+    if ((rng() % 5 != 0) == mostly_forward) {
+      it->Next();
+    } else {
+      it->Prev();
+    }
+  }
+  EXPECT_TRUE(it->status().ok()) << it->status().ToString();
+  return out + (it->Valid() ? "" : "<end>");
+}
+
+TEST_F(EtcdStoreTest, MatchesLevelDbOnRandomBatchesAndWalks) {
+  auto etcd = Open(UniqueEtcdName("contract"));
+  ASSERT_NE(etcd, nullptr);
+  auto leveldb = OpenLevelDbStore(":memory:", Options());
+  ASSERT_TRUE(leveldb.ok());
+  for (uint64_t seed : testing::TestSeeds("etcd_contract", {1, 2})) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    std::vector<std::pair<std::shared_ptr<const KvSnapshot>,
+                          std::shared_ptr<const KvSnapshot>>>
+        snapshots;
+    for (int round = 0; round < 30; ++round) {
+      WriteBatch batch;
+      const int ops = 1 + rng() % 80;
+      for (int i = 0; i < ops; ++i) {
+        std::string key = RandomKey(rng);
+        if (rng() % 4 == 0) {
+          batch.Delete(std::move(key));
+        } else {
+          batch.Put(std::move(key), std::to_string(round) + "." +
+                                        std::to_string(i) +
+                                        std::string(rng() % 3, '\0'));
+        }
+      }
+      ASSERT_TRUE(etcd->Write(batch, false).ok());
+      ASSERT_TRUE((*leveldb)->Write(batch, false).ok());
+      snapshots.emplace_back(etcd->GetSnapshot(), (*leveldb)->GetSnapshot());
+      for (int w = 0; w < 8; ++w) {
+        // Now and then an older snapshot, or none (the latest state).
+        const size_t pick = rng() % (snapshots.size() + 1);
+        const KvSnapshot* a =
+            pick < snapshots.size() ? snapshots[pick].first.get() : nullptr;
+        const KvSnapshot* b =
+            pick < snapshots.size() ? snapshots[pick].second.get() : nullptr;
+        const uint64_t walk_seed = rng();
+        auto ita = etcd->NewIterator(a);
+        auto itb = (*leveldb)->NewIterator(b);
+        ASSERT_EQ(Walk(ita.get(), std::mt19937_64(walk_seed)),
+                  Walk(itb.get(), std::mt19937_64(walk_seed)))
+            << "round " << round << " walk " << w;
+        const std::string key = RandomKey(rng);
+        std::string va, vb;
+        Status sa = etcd->Get(a, key, &va);
+        Status sb = (*leveldb)->Get(b, key, &vb);
+        ASSERT_EQ(sa.code(), sb.code()) << sa.ToString() << sb.ToString();
+        ASSERT_EQ(va, vb);
+      }
+    }
+  }
+}
+
+TEST_F(EtcdStoreTest, LongScansPageInBothDirections) {
+  auto etcd = Open(UniqueEtcdName("pages"));
+  ASSERT_NE(etcd, nullptr);
+  WriteBatch batch;
+  for (int i = 0; i < 5000; ++i) {
+    char key[16];
+    snprintf(key, sizeof(key), "k%06d", i);
+    batch.Put(key, std::to_string(i));
+  }
+  ASSERT_TRUE(etcd->Write(batch, false).ok());
+  auto snapshot = etcd->GetSnapshot();
+  WriteBatch later;
+  later.Delete("k000100");
+  later.Put("k000100x", "new");
+  ASSERT_TRUE(etcd->Write(later, false).ok());
+  auto it = etcd->NewIterator(snapshot.get());
+  int n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), ++n) {
+    ASSERT_EQ(it->value(), std::to_string(n));
+  }
+  ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+  EXPECT_EQ(n, 5000);  // the snapshot does not see the later write
+  for (it->SeekToLast(); it->Valid(); it->Prev()) --n;
+  EXPECT_EQ(n, 0);
+  auto now = etcd->NewIterator(nullptr);
+  now->Seek("k000099");
+  now->Next();
+  ASSERT_TRUE(now->Valid());
+  EXPECT_EQ(now->key(), "k000100x");
+}
+
+TEST_F(EtcdStoreTest, OneWriterAtATime) {
+  const std::string name = UniqueEtcdName("lease");
+  auto first = Open(name);
+  ASSERT_NE(first, nullptr);
+  auto url = Url(name);
+  auto second = OpenEtcdStore(*url, Options());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), Status::Code::kIOError);
+  EXPECT_NE(second.status().message().find("in use by another process"),
+            std::string::npos)
+      << second.status().ToString();
+  Options read_only;
+  read_only.read_only = true;
+  auto reader = OpenEtcdStore(*url, read_only);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  WriteBatch batch;
+  batch.Put("a", "1");
+  EXPECT_EQ((*reader)->Write(batch, false).code(), Status::Code::kNotSupported);
+  ASSERT_TRUE(first->Write(batch, false).ok());
+  std::string value;
+  ASSERT_TRUE((*reader)->Get(nullptr, "a", &value).ok());  // sees the latest
+  EXPECT_EQ(value, "1");
+  first.reset();  // frees the lease at once
+  auto third = OpenEtcdStore(*url, Options());
+  ASSERT_TRUE(third.ok()) << third.status().ToString();
+}
+
+TEST_F(EtcdStoreTest, AWriterThatLostItsLeaseWritesNothing) {
+  const std::string name = UniqueEtcdName("fence");
+  auto store = Open(name);
+  ASSERT_NE(store, nullptr);
+  // What an expired lease does: the writer key goes.
+  auto url = Url(name);
+  ASSERT_TRUE(url.ok());
+  EtcdClient client(url->endpoints, std::chrono::milliseconds(5000));
+  etcdserverpb::TxnRequest txn;
+  txn.add_success()->mutable_request_delete_range()->set_key(name + "\1writer");
+  etcdserverpb::TxnResponse response;
+  bool unknown = false;
+  ASSERT_TRUE(client.Txn(txn, &response, &unknown).ok());
+  WriteBatch batch;
+  batch.Put("row", "x");
+  Status st = store->Write(batch, false);
+  EXPECT_EQ(st.code(), Status::Code::kIOError);
+  EXPECT_NE(st.message().find("no longer holds the writer lease"),
+            std::string::npos)
+      << st.ToString();
+  std::string value;
+  EXPECT_EQ(store->Get(nullptr, "row", &value).code(), Status::Code::kNotFound);
+}
+
+TEST_F(EtcdStoreTest, ABatchPastTheServersLimitFailsWholeAndNamesTheFlag) {
+  auto store = Open(UniqueEtcdName("limit"));
+  ASSERT_NE(store, nullptr);
+  WriteBatch batch;  // the fixture's --max-txn-ops is 100000
+  for (int i = 0; i <= 100000; ++i) batch.Put("k" + std::to_string(i), "");
+  Status st = store->Write(batch, false);
+  EXPECT_EQ(st.code(), Status::Code::kLimitExceeded) << st.ToString();
+  EXPECT_NE(st.message().find("--max-txn-ops"), std::string::npos);
+  auto it = store->NewIterator(nullptr);
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());  // nothing of it was written
+  EXPECT_TRUE(it->status().ok());
+}
+
+TEST_F(EtcdStoreTest, MissingDatabaseWithoutCreateIfMissing) {
+  Options options;
+  options.create_if_missing = false;
+  auto url = Url(UniqueEtcdName("missing"));
+  auto store = OpenEtcdStore(*url, options);
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), Status::Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace levelql
