@@ -118,3 +118,13 @@ asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
+
+# make test-etcd-full - the whole conformance suite (223,349 records) on a
+# fresh 3-member etcd cluster (make test runs a third of it on etcd).
+ETCD_DIR ?= /tmp/levelql-etcd-full
+.PHONY: test-etcd-full
+test-etcd-full: build
+	tools/etcd-cluster.sh start $(ETCD_DIR) 3
+	$(BUILD)/tools/levelql-slt --jobs $(JOBS) \
+	  --backend "etcd://$$(cat $(ETCD_DIR)/endpoints)/slt" tests/slt/index; \
+	  rc=$$?; tools/etcd-cluster.sh stop $(ETCD_DIR); exit $$rc

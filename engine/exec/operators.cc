@@ -22,6 +22,7 @@ class TableScan : public RowSource {
       it_->Seek(resume ? r->key + std::string(1, '\0') : prefix_);
     } else {
       // The last row before it, or the last row.
+      it_->SetLowerBound(prefix_);
       it_->SeekBefore(resume ? r->key : keys::PrefixSuccessor(prefix_));
     }
     ++ctx_->seeks;

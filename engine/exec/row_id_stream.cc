@@ -33,7 +33,17 @@ class SpanStream : public RowIdStream {
         table_prefix_len_(rows::IdPrefix(table_->id).size()),
         pk_after_span_(pk_after_span) {
     it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
-    if (reverse_) std::reverse(spans_.begin(), spans_.end());
+    if (reverse_) {
+      std::reverse(spans_.begin(), spans_.end());
+      if (!spans_.empty()) {
+        // The scan reads nothing below its lowest span.
+        it_->SetLowerBound(std::min_element(spans_.begin(), spans_.end(),
+                                            [](const auto& a, const auto& b) {
+                                              return a.lo < b.lo;
+                                            })
+                               ->lo);
+      }
+    }
     span_ = 0;
     EnterSpan();
   }

@@ -42,6 +42,12 @@ class KvIterator {
       SeekToLast();
     }
   }
+  // A promise from the caller: from now on it needs no key below `lower`
+  // (a backward scan that ends there). The iterator may then stop at
+  // `lower` - become invalid instead of moving below it - and an iterator
+  // whose backward reads cost the keys they pass over (etcd's) bounds them
+  // there. LevelDB's ignores it.
+  virtual void SetLowerBound(std::string_view lower) { (void)lower; }
   virtual void Next() = 0;  // REQUIRES: Valid()
   virtual void Prev() = 0;  // REQUIRES: Valid()
   // REQUIRES: Valid(). The views live until the iterator next moves.

@@ -35,6 +35,10 @@ class OverlayIterator : public KvIterator {
     SettleBackward();
   }
 
+  void SetLowerBound(std::string_view lower) override {
+    base_->SetLowerBound(lower);
+  }
+
   void Next() override {
     if (!forward_) {
       // Both sides to the first key after the current one.

@@ -64,6 +64,9 @@ class SaltedIterator : public KvIterator {
     base_->SeekToFirst();
     SettlePass(true);
   }
+  void SetLowerBound(std::string_view lower) override {
+    base_->SetLowerBound(lower);
+  }
   void SeekToLast() override {
     base_->SeekToLast();
     SettlePass(false);
@@ -173,6 +176,9 @@ class SaltedIterator : public KvIterator {
   void EnterRange(std::string_view prefix, const SaltLayout::Range& range) {
     merging_ = true;
     const int n = pin_ < 0 ? range.buckets : pin_ < range.buckets ? 1 : 0;
+    while (static_cast<int>(children_.size()) < n) {
+      children_.push_back(factory_());
+    }
     if (prefix_ != prefix || buckets_ != n) {
       prefix_.assign(prefix);
       buckets_ = n;
@@ -180,10 +186,9 @@ class SaltedIterator : public KvIterator {
       for (int b = 0; b < buckets_; ++b) {
         bucket_prefix_[b] = prefix_;
         bucket_prefix_[b].push_back(static_cast<char>(pin_ < 0 ? b : pin_));
+        // A child never reads below its bucket.
+        children_[b]->SetLowerBound(bucket_prefix_[b]);
       }
-    }
-    while (static_cast<int>(children_.size()) < buckets_) {
-      children_.push_back(factory_());
     }
   }
 

@@ -86,6 +86,7 @@ class EtcdIterator : public KvIterator {
     const std::string bound(target);
     LoadBackward(&bound);
   }
+  void SetLowerBound(std::string_view lower) override { lower_.assign(lower); }
   void Next() override {
     std::string after = page_[pos_].first;
     after.push_back('\0');
@@ -124,8 +125,17 @@ class EtcdIterator : public KvIterator {
 
   // Keys < `*before` (every key when null), descending.
   void LoadBackward(const std::string* before) {
+    // etcd sorts a descending range whole before it cuts the page (its
+    // rangeLimit ignores the limit when a sort is asked for): start the
+    // range at the caller's lower bound, not at the database's first key.
+    if (before && *before <= lower_) {
+      page_.clear();
+      pos_ = 0;
+      more_ = false;
+      return;
+    }
     RangeRequest request;
-    request.set_key(layout_->begin);
+    request.set_key(layout_->Key(lower_));
     request.set_range_end(before ? layout_->Key(*before) : layout_->end);
     request.set_sort_order(RangeRequest::DESCEND);
     request.set_sort_target(RangeRequest::KEY);
@@ -163,6 +173,7 @@ class EtcdIterator : public KvIterator {
   bool forward_ = true;
   bool more_ = false;  // keys beyond the page, in its direction
   int64_t page_size_ = kFirstPage;
+  std::string lower_;  // SetLowerBound's; empty: the database's first key
 };
 
 std::string ProcessToken() {
