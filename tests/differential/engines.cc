@@ -60,7 +60,9 @@ Value Cell::ToValue() const {
   return Value::Null();
 }
 
-std::unique_ptr<LevelqlEngine> LevelqlEngine::Open(const std::string& path) {
+std::unique_ptr<LevelqlEngine> LevelqlEngine::Open(const std::string& where) {
+  const std::string path =
+      where == ":memory:" ? testing::FreshDatabasePath() : where;
   auto db = Database::Open(path, testing::TestOptions());
   if (!db.ok()) {
     std::fprintf(stderr, "levelql: cannot open %s: %s\n", path.c_str(),

@@ -56,7 +56,8 @@ class Engine {
 
 class LevelqlEngine : public Engine {
  public:
-  // ":memory:" or a directory path.
+  // ":memory:" (a fresh private database: testing::FreshDatabasePath(), on
+  // etcd under LEVELQL_TEST_ON_ETCD) or a directory path.
   static std::unique_ptr<LevelqlEngine> Open(const std::string& path);
   explicit LevelqlEngine(std::unique_ptr<Database> db) : db_(std::move(db)) {}
   Outcome Run(const std::string& sql, bool query) override;

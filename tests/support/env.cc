@@ -1,8 +1,13 @@
 // Budgets and seeds from the environment (env.h).
 #include "tests/support/env.h"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <fstream>
 
 namespace levelql::testing {
 
@@ -17,6 +22,22 @@ Options TestOptions() {
   options.default_salt_buckets =
       static_cast<int>(EnvInt("LEVELQL_SALT_BUCKETS", 0));
   return options;
+}
+
+std::string FreshDatabasePath() {
+  const std::string dir = EnvText("LEVELQL_TEST_ON_ETCD");
+  if (dir.empty()) return ":memory:";
+  std::ifstream in(dir + "/endpoints");
+  std::string endpoints;
+  if (!std::getline(in, endpoints) || endpoints.empty()) {
+    std::fprintf(stderr, "LEVELQL_TEST_ON_ETCD=%s: no etcd cluster there\n",
+                 dir.c_str());
+    std::abort();
+  }
+  static std::atomic<int> counter{0};
+  return "etcd://" + endpoints + "/test-" + std::to_string(std::time(nullptr)) +
+         "-" + std::to_string(getpid()) + "-" +
+         std::to_string(counter.fetch_add(1));
 }
 
 std::string EnvText(const char* name, const std::string& fallback) {

@@ -30,6 +30,12 @@ namespace levelql::testing {
 // default_salt_buckets from LEVELQL_SALT_BUCKETS.
 Options TestOptions();
 
+// Where a test's fresh private database goes: ":memory:", or, when
+// LEVELQL_TEST_ON_ETCD names the directory of a cluster started by
+// tools/etcd-cluster.sh (ctest's etcd fixture), a new database on that
+// cluster (issue 17: the oracles' runs on etcd).
+std::string FreshDatabasePath();
+
 // The integer in environment variable `name`, or `fallback` when it is unset
 // or empty.
 int64_t EnvInt(const char* name, int64_t fallback);
