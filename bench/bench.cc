@@ -20,8 +20,8 @@ const StampIndex kRankedStamp = {
 
 const std::vector<std::string>& WorkloadGroups() {
   static const std::vector<std::string> kGroups = {
-      "W1", "W2", "W3", "W4",  "W5",  "W6",
-      "W7", "W8", "W9", "W10", "W11", "ANALYZE"};
+      "W1", "W2", "W3",  "W4",  "W5", "W6",     "W7",
+      "W8", "W9", "W10", "W11", "WE", "ANALYZE"};
   return kGroups;
 }
 
@@ -47,6 +47,7 @@ const std::vector<Bench::Workload>& Bench::Workloads() {
       {"W2s", "W2", [](Bench& b) { b.RunW2s(); }},
       {"W10r", "W10", [](Bench& b) { b.RunW10r(); }},
       {"W8", "W8", [](Bench& b) { b.RunW8(); }},
+      {"WE", "WE", [](Bench& b) { b.RunWE(); }},
   };
   return kWorkloads;
 }

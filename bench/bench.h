@@ -187,6 +187,7 @@ class Bench {
   void RunGroupCount(const std::string& workload, const std::string& index);
   void RunW1r();  // ranked_ingest.cc
   void RunW2s();  // salted_paging.cc
+  void RunWE();   // etcd_queries.cc
 
   // Per-query latency of each function (each runs the whole parameter list
   // once): options_.runs timed runs after a warm-up, each repeated to last

@@ -23,7 +23,8 @@ constexpr const char* kUsage =
     "usage: levelql-bench [flags]\n"
     "  --rows N            rows of actions (default 1000000; 200k and 1M "
     "work too)\n"
-    "  --workloads LIST    e.g. W1,W3 (default all: W1..W11 and ANALYZE; W2\n"
+    "  --workloads LIST    e.g. W1,W3 (default all: W1..W11, WE (W2-W4 on\n"
+    "                      a local etcd cluster) and ANALYZE; W2\n"
     "                      includes W2b W2s, W5 W5b, W6 W6t W6r, W7 W7r, "
     "W8 W8s).\n"
     "                      The data is always loaded (once without W1).\n"
@@ -123,7 +124,7 @@ int Main(int argc, char** argv) {
         for (char& c : w) c = static_cast<char>(std::toupper(c));
         const auto& groups = WorkloadGroups();
         if (std::find(groups.begin(), groups.end(), w) == groups.end()) {
-          return Usage("unknown workload '" + w + "' (W1..W11, ANALYZE)");
+          return Usage("unknown workload '" + w + "' (W1..W11, WE, ANALYZE)");
         }
         o.workloads.insert(w);
         start = end + 1;

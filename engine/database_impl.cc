@@ -350,7 +350,7 @@ Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
     // inside a transaction, its view has the transaction's rows too).
     std::string prefix = rows::IdPrefix(table.id);
     auto iter = ctx.store->NewIterator(ctx.snapshot.get());
-    iter->SetLowerBound(prefix);
+    iter->SetBounds(prefix, keys::PrefixSuccessor(prefix));
     iter->SeekBefore(keys::PrefixSuccessor(prefix));
     int64_t next = 1;
     if (iter->Valid() && iter->key().substr(0, prefix.size()) == prefix) {

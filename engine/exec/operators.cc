@@ -15,6 +15,7 @@ class TableScan : public RowSource {
       : ctx_(ctx), table_(std::move(table)), reverse_(reverse) {
     prefix_ = rows::IdPrefix(table_->id);
     it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
+    it_->SetBounds(prefix_, keys::PrefixSuccessor(prefix_));
     const ResumePoint* r = ctx_->resume;
     const bool resume = r && r->kind == ResumePoint::Kind::kEntry;
     if (!reverse_) {
@@ -22,7 +23,6 @@ class TableScan : public RowSource {
       it_->Seek(resume ? r->key + std::string(1, '\0') : prefix_);
     } else {
       // The last row before it, or the last row.
-      it_->SetLowerBound(prefix_);
       it_->SeekBefore(resume ? r->key : keys::PrefixSuccessor(prefix_));
     }
     ++ctx_->seeks;

@@ -33,17 +33,8 @@ class SpanStream : public RowIdStream {
         table_prefix_len_(rows::IdPrefix(table_->id).size()),
         pk_after_span_(pk_after_span) {
     it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
-    if (reverse_) {
-      std::reverse(spans_.begin(), spans_.end());
-      if (!spans_.empty()) {
-        // The scan reads nothing below its lowest span.
-        it_->SetLowerBound(std::min_element(spans_.begin(), spans_.end(),
-                                            [](const auto& a, const auto& b) {
-                                              return a.lo < b.lo;
-                                            })
-                               ->lo);
-      }
-    }
+    SetBounds();
+    if (reverse_) std::reverse(spans_.begin(), spans_.end());
     span_ = 0;
     EnterSpan();
   }
@@ -272,6 +263,21 @@ class SpanStream : public RowIdStream {
       if (v.is_null()) return true;
     }
     return false;
+  }
+
+  // The scan reads nothing outside [lowest lo, highest hi) of its spans.
+  void SetBounds() {
+    if (spans_.empty()) return;
+    std::string lower = spans_[0].lo, upper = spans_[0].hi;
+    for (const KeySpan& span : spans_) {
+      lower = std::min(lower, span.lo);
+      if (span.hi.empty() || upper.empty()) {
+        upper.clear();  // unbounded
+      } else {
+        upper = std::max(upper, span.hi);
+      }
+    }
+    it_->SetBounds(lower, upper);
   }
 
   void Reposition(const std::string& key) {

@@ -43,11 +43,15 @@ class KvIterator {
     }
   }
   // A promise from the caller: from now on it needs no key below `lower`
-  // (a backward scan that ends there). The iterator may then stop at
-  // `lower` - become invalid instead of moving below it - and an iterator
-  // whose backward reads cost the keys they pass over (etcd's) bounds them
-  // there. LevelDB's ignores it.
-  virtual void SetLowerBound(std::string_view lower) { (void)lower; }
+  // and none at or above `upper` (empty: no such bound) - the range a scan
+  // stays in. The iterator may then behave as if the store held no key
+  // outside it (a caller must treat a key outside as it treats the end).
+  // An iterator whose reads cost the whole range they name (etcd's: see
+  // etcd_store.cc) bounds them there; LevelDB's ignores it.
+  virtual void SetBounds(std::string_view lower, std::string_view upper) {
+    (void)lower;
+    (void)upper;
+  }
   virtual void Next() = 0;  // REQUIRES: Valid()
   virtual void Prev() = 0;  // REQUIRES: Valid()
   // REQUIRES: Valid(). The views live until the iterator next moves.

@@ -35,8 +35,8 @@ class OverlayIterator : public KvIterator {
     SettleBackward();
   }
 
-  void SetLowerBound(std::string_view lower) override {
-    base_->SetLowerBound(lower);
+  void SetBounds(std::string_view lower, std::string_view upper) override {
+    base_->SetBounds(lower, upper);
   }
 
   void Next() override {

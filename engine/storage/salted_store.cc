@@ -64,8 +64,11 @@ class SaltedIterator : public KvIterator {
     base_->SeekToFirst();
     SettlePass(true);
   }
-  void SetLowerBound(std::string_view lower) override {
-    base_->SetLowerBound(lower);
+  void SetBounds(std::string_view lower, std::string_view upper) override {
+    lower_.assign(lower);
+    upper_.assign(upper);
+    base_->SetBounds(lower, upper);
+    BoundChildren();
   }
   void SeekToLast() override {
     base_->SeekToLast();
@@ -186,9 +189,25 @@ class SaltedIterator : public KvIterator {
       for (int b = 0; b < buckets_; ++b) {
         bucket_prefix_[b] = prefix_;
         bucket_prefix_[b].push_back(static_cast<char>(pin_ < 0 ? b : pin_));
-        // A child never reads below its bucket.
-        children_[b]->SetLowerBound(bucket_prefix_[b]);
       }
+      BoundChildren();
+    }
+  }
+
+  // A child reads its bucket only, and of it only the part the caller's
+  // bounds (SetBounds) allow: inside a bucket the stored key is the bucket
+  // prefix then the same suffix as the logical key, in the same order.
+  void BoundChildren() {
+    for (int b = 0; b < buckets_; ++b) {
+      const std::string& bucket = bucket_prefix_[b];
+      std::string lower = bucket, upper = keys::PrefixSuccessor(bucket);
+      if (lower_.size() > prefix_.size() && StartsWith(lower_, prefix_)) {
+        lower = bucket + lower_.substr(prefix_.size());
+      }
+      if (upper_.size() > prefix_.size() && StartsWith(upper_, prefix_)) {
+        upper = bucket + upper_.substr(prefix_.size());
+      }
+      children_[b]->SetBounds(lower, upper);
     }
   }
 
@@ -292,7 +311,8 @@ class SaltedIterator : public KvIterator {
   std::shared_ptr<const SaltLayout> layout_;
   std::function<std::unique_ptr<KvIterator>()> factory_;
   std::atomic<uint64_t>* bucket_seeks_;
-  int pin_;  // the only bucket read, or -1 for all
+  int pin_;                    // the only bucket read, or -1 for all
+  std::string lower_, upper_;  // SetBounds', in the logical key space
   std::unique_ptr<KvIterator> base_;
   // Pass mode: the id prefix of the unsalted range base_ is in ("" when
   // unknown), so that stepping inside it needs no decoding.

@@ -52,16 +52,60 @@ std::string RandomKey(std::mt19937_64& rng) {
 
 // One random walk: a start (Seek, SeekBefore, SeekToFirst, SeekToLast),
 // then up to 60 Next/Prev steps; the keys and values seen, as text.
-// Half the walks first promise a lower bound (SetLowerBound): the etcd
-// iterator may then end at it where LevelDB's goes on, so a key below it
-// ends the walk.
+// The contract of SetBounds, as a model: an iterator over the keys of
+// `base` inside [lower, upper) only, as if the store held no others.
+class BoundedModel : public KvIterator {
+ public:
+  explicit BoundedModel(std::unique_ptr<KvIterator> base)
+      : base_(std::move(base)) {}
+  void SetBounds(std::string_view lower, std::string_view upper) override {
+    lower_ = lower;
+    upper_ = upper;
+  }
+  bool Valid() const override {
+    return base_->Valid() && base_->key() >= lower_ &&
+           (upper_.empty() || base_->key() < upper_);
+  }
+  void Seek(std::string_view target) override {
+    base_->Seek(std::max(std::string(target), lower_));
+  }
+  void SeekBefore(std::string_view target) override {
+    std::string bound(target);
+    if (!upper_.empty()) bound = std::min(bound, upper_);
+    base_->SeekBefore(bound);
+  }
+  void SeekToFirst() override { Seek(lower_); }
+  void SeekToLast() override {
+    if (upper_.empty()) {
+      base_->SeekToLast();
+    } else {
+      base_->SeekBefore(upper_);
+    }
+  }
+  void Next() override { base_->Next(); }
+  void Prev() override { base_->Prev(); }
+  std::string_view key() const override { return base_->key(); }
+  std::string_view value() const override { return base_->value(); }
+  Status status() const override { return base_->status(); }
+
+ private:
+  std::unique_ptr<KvIterator> base_;
+  std::string lower_, upper_;
+};
+
+// Most walks first set bounds (a lower one, an upper one, or both).
 std::string Walk(KvIterator* it, std::mt19937_64 rng) {
   std::string out;
-  std::string lower;
-  if (rng() % 2) {
-    lower = RandomKey(rng);
-    it->SetLowerBound(lower);
+  std::string lower, upper;
+  if (rng() % 4 != 0) {
+    if (rng() % 3 != 0) lower = RandomKey(rng);
+    if (rng() % 3 != 0) upper = RandomKey(rng);
+    it->SetBounds(lower, upper);
   }
+  auto inside = [&] {
+    return it->Valid() && it->key() >= lower &&
+           (upper.empty() || it->key() < upper);
+  };
   const std::string target = RandomKey(rng);
   switch (rng() % 4) {
     case 0:
@@ -78,7 +122,7 @@ std::string Walk(KvIterator* it, std::mt19937_64 rng) {
       break;
   }
   const bool mostly_forward = rng() % 2;
-  for (int step = 0; step < 60 && it->Valid() && it->key() >= lower; ++step) {
+  for (int step = 0; step < 60 && inside(); ++step) {
     out += std::string(it->key()) + "=" + std::string(it->value()) + ";";
     if ((rng() % 5 != 0) == mostly_forward) {
       it->Next();
@@ -87,7 +131,7 @@ std::string Walk(KvIterator* it, std::mt19937_64 rng) {
     }
   }
   EXPECT_TRUE(it->status().ok()) << it->status().ToString();
-  return out + (it->Valid() && it->key() >= lower ? "" : "<end>");
+  return out + (inside() ? "" : "<end>");
 }
 
 TEST_F(EtcdStoreTest, MatchesLevelDbOnRandomBatchesAndWalks) {
@@ -126,7 +170,7 @@ TEST_F(EtcdStoreTest, MatchesLevelDbOnRandomBatchesAndWalks) {
             pick < snapshots.size() ? snapshots[pick].second.get() : nullptr;
         const uint64_t walk_seed = rng();
         auto ita = etcd->NewIterator(a);
-        auto itb = (*leveldb)->NewIterator(b);
+        auto itb = std::make_unique<BoundedModel>((*leveldb)->NewIterator(b));
         ASSERT_EQ(Walk(ita.get(), std::mt19937_64(walk_seed)),
                   Walk(itb.get(), std::mt19937_64(walk_seed)))
             << "round " << round << " walk " << w;

@@ -86,7 +86,10 @@ class EtcdIterator : public KvIterator {
     const std::string bound(target);
     LoadBackward(&bound);
   }
-  void SetLowerBound(std::string_view lower) override { lower_.assign(lower); }
+  void SetBounds(std::string_view lower, std::string_view upper) override {
+    lower_.assign(lower);
+    upper_.assign(upper);
+  }
   void Next() override {
     std::string after = page_[pos_].first;
     after.push_back('\0');
@@ -115,12 +118,27 @@ class EtcdIterator : public KvIterator {
  private:
   void Grow() { page_size_ = std::min(page_size_ * 2, kMaxPage); }
 
-  // Keys >= `from`, ascending.
-  void LoadForward(const std::string& from) {
+  // Keys >= `from`, ascending. etcd 3.4 visits every key of the range it is
+  // asked for, whatever the limit (treeIndex.Revisions collects them all
+  // before rangeKeys cuts them to the limit): end the range at the
+  // caller's upper bound, not at the database's last key.
+  void LoadForward(const std::string& target) {
+    const std::string& from = std::max(target, lower_);
+    if (!upper_.empty() && from >= upper_) {
+      Clear(true);
+      return;
+    }
     RangeRequest request;
     request.set_key(layout_->Key(from));
-    request.set_range_end(layout_->end);
+    request.set_range_end(upper_.empty() ? layout_->end : layout_->Key(upper_));
     Load(&request, true);
+  }
+
+  void Clear(bool forward) {
+    page_.clear();
+    pos_ = 0;
+    forward_ = forward;
+    more_ = false;
   }
 
   // Keys < `*before` (every key when null), descending.
@@ -128,15 +146,15 @@ class EtcdIterator : public KvIterator {
     // etcd sorts a descending range whole before it cuts the page (its
     // rangeLimit ignores the limit when a sort is asked for): start the
     // range at the caller's lower bound, not at the database's first key.
-    if (before && *before <= lower_) {
-      page_.clear();
-      pos_ = 0;
-      more_ = false;
+    std::string end = before ? *before : upper_;
+    if (!upper_.empty() && end > upper_) end = upper_;
+    if (!end.empty() && end <= lower_) {
+      Clear(false);
       return;
     }
     RangeRequest request;
     request.set_key(layout_->Key(lower_));
-    request.set_range_end(before ? layout_->Key(*before) : layout_->end);
+    request.set_range_end(end.empty() ? layout_->end : layout_->Key(end));
     request.set_sort_order(RangeRequest::DESCEND);
     request.set_sort_target(RangeRequest::KEY);
     Load(&request, false);
@@ -173,7 +191,8 @@ class EtcdIterator : public KvIterator {
   bool forward_ = true;
   bool more_ = false;  // keys beyond the page, in its direction
   int64_t page_size_ = kFirstPage;
-  std::string lower_;  // SetLowerBound's; empty: the database's first key
+  std::string lower_;  // SetBounds': empty, the database's first key
+  std::string upper_;  // SetBounds': empty, past the database's last key
 };
 
 std::string ProcessToken() {

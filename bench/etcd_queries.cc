@@ -1,0 +1,154 @@
+// WE (issue 17): what the network costs. The same rows in levelql on a
+// local 3-member etcd cluster (tools/etcd-cluster.sh, members' data on
+// /dev/shm, all on this machine: loopback round trips, no disk), in SQLite
+// and in levelql on LevelDB; W2's, W3's and W4's queries timed on each
+// (the "raw" column is levelql on LevelDB here), and the load into etcd in
+// 1,000-row statements, one writer. min(rows, 100,000) rows (5,000 with
+// --check-only): etcd holds every key in every member's memory.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "bench/bench.h"
+
+namespace levelql::bench {
+namespace {
+
+constexpr int64_t kEtcdRows = 100000;
+
+struct EtcdQuery {
+  const char* name;
+  const char* what;
+  const char* sql;
+  bool ordered;
+};
+
+const EtcdQuery kEtcdQueries[] = {
+    {"WE2", "W2 on etcd: userid = ? ORDER BY stamp DESC LIMIT 10 OFFSET 20",
+     "SELECT name FROM actions WHERE userid = ? ORDER BY stamp DESC LIMIT 10 "
+     "OFFSET 20",
+     true},
+    {"WE3", "W3 on etcd: category = ? AND country = ?",
+     "SELECT id, name FROM actions WHERE category = ? AND country = ?", false},
+    {"WE4", "W4 on etcd: category = ? OR country = ?",
+     "SELECT id, name FROM actions WHERE category = ? OR country = ?", false},
+};
+
+// The data set `spec` into `engine`, in 1,000-row statements; seconds.
+double LoadInto(SqlEngine& engine, const DataSpec& spec) {
+  engine.Exec(kCreateTable);
+  for (const char* ddl : kCreateIndexes) engine.Exec(ddl);
+  const double start = Now();
+  std::vector<Action> batch;
+  for (int64_t id = 1; id <= spec.rows; ++id) {
+    batch.push_back(MakeAction(spec, id));
+    if (batch.size() == 1000 || id == spec.rows) {
+      engine.InsertBatch(batch);
+      batch.clear();
+    }
+  }
+  return Now() - start;
+}
+
+}  // namespace
+
+void Bench::RunWE() {
+#ifndef LEVELQL_WITH_ETCD
+  AddNotImplemented("WE", "W2-W4 on etcd", "report",
+                    "levelql was built without the etcd backend");
+#else
+  const std::string cluster =
+      (std::filesystem::exists("/dev/shm") ? std::string("/dev/shm") : dir_) +
+      "/levelql-bench-etcd-" + std::to_string(getpid());
+  const std::string script = LEVELQL_ETCD_CLUSTER_SCRIPT;
+  const std::string start = script + " start " + cluster + " 3";
+  if (std::system(start.c_str()) != 0) {
+    AddNotImplemented("WE", "W2-W4 on etcd", "report",
+                      "could not start an etcd cluster (is etcd installed? "
+                      "tools/install-deps.sh)");
+    return;
+  }
+  std::string endpoints;
+  std::getline(std::ifstream(cluster + "/endpoints"), endpoints);
+  const DataSpec spec = DataSpec::Make(
+      std::min<int64_t>(spec_.rows, options_.check_only ? 5000 : kEtcdRows));
+  LevelqlEngine etcd("etcd://" + endpoints + "/bench");
+  LevelqlEngine local(dir_ + "/we-leveldb");
+  SqliteEngine sqlite(dir_ + "/we.sqlite");
+  std::filesystem::remove_all(local.path());
+  std::filesystem::remove(dir_ + "/we.sqlite");
+  etcd.Open(options_.cache_bytes);
+  local.Open(options_.cache_bytes);
+  sqlite.Open(options_.cache_bytes);
+  const double load = LoadInto(etcd, spec);
+  LoadInto(local, spec);
+  LoadInto(sqlite, spec);
+  std::cout << "WE: loaded " << spec.rows << " rows into etcd in "
+            << FormatSeconds(load) << " (" << FormatCount(spec.rows / load)
+            << " rows/s, " << FormatCount(spec.rows / 1000.0 / load)
+            << " statements/s of 1,000 rows)\n";
+  {
+    Outcome o;
+    o.workload = "WEw";
+    o.what = "load into etcd, 1,000-row statements, one writer (rows/s)";
+    o.unit = "rows/s";
+    o.levelql.median = o.levelql.min = o.levelql.max = spec.rows / load;
+    o.levelql.text = FormatCount(spec.rows / load);
+    o.runs = 1;
+    o.goal = "report";
+    o.note = std::to_string(spec.rows) +
+             " rows with 4 indexes: one etcd transaction of 5,001 keys per "
+             "statement; several writing processes are not built yet";
+    AddOutcome(std::move(o), true);
+  }
+  Rng rng(spec.seed ^ Fnv64("WE"));
+  for (const EtcdQuery& q : kEtcdQueries) {
+    std::vector<ParamList> params;
+    for (int i = 0; i < (options_.check_only ? 10 : 50); ++i) {
+      if (q.ordered) {
+        params.push_back({static_cast<int64_t>(1 + rng.Uniform(spec.users))});
+      } else {
+        params.push_back(
+            {CategoryName(static_cast<int>(rng.Uniform(spec.categories))),
+             CountryName(static_cast<int>(rng.Uniform(spec.countries)))});
+      }
+    }
+    auto on_etcd = etcd.Prepare(q.sql);
+    auto on_sqlite = sqlite.Prepare(q.sql);
+    auto on_leveldb = local.Prepare(q.sql);
+    CheckResults(q.name, *on_etcd, *on_sqlite, params, q.ordered);
+    bool ok = LastCheckOk();
+    CheckResults(q.name, *on_leveldb, *on_sqlite, params, q.ordered);
+    ok = ok && LastCheckOk();
+    auto t = TimePerQuery(params.size(),
+                          {RunAll(*on_etcd, params), RunAll(*on_sqlite, params),
+                           RunAll(*on_leveldb, params)});
+    Outcome o;
+    o.workload = q.name;
+    o.what = q.what;
+    o.unit = "s/query";
+    o.levelql = t[0];
+    o.sqlite = t[1];
+    o.raw = t[2];
+    o.runs = options_.runs;
+    o.ratio = t[0].median / t[1].median;
+    o.goal = "report";
+    o.note = std::to_string(spec.rows) +
+             " rows; raw column: levelql on LevelDB with the same rows "
+             "(etcd / LevelDB = " +
+             FormatRatio(t[0].median / t[2].median) + ")";
+    AddOutcome(std::move(o), ok);
+  }
+  etcd.Close();
+  const std::string stop = script + " stop " + cluster;
+  if (std::system(stop.c_str()) != 0) {
+    std::cerr << "WE: could not stop the etcd cluster in " << cluster << "\n";
+  }
+  std::filesystem::remove_all(cluster);
+#endif
+}
+
+}  // namespace levelql::bench
