@@ -1,8 +1,8 @@
 // KvStore: the ordered key-value store under levelql, as a small interface.
 //
 // The engine reads through snapshots and writes atomic batches; nothing above
-// this header includes LevelDB, so another ordered store (a distributed one,
-// later) can be plugged in without touching the planner. Implementations are
+// this header includes LevelDB, so another ordered store (etcd: etcd/) can be
+// plugged in without touching the planner. Implementations are
 // thread-safe: any number of threads may read and write concurrently (the
 // engine serializes its writers itself). A KvIterator is used by one thread.
 #ifndef LEVELQL_ENGINE_STORAGE_KV_STORE_H_
