@@ -1,6 +1,7 @@
 #include "tests/etcd/etcd_cluster.h"
 
 #include <stdlib.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -46,7 +47,12 @@ std::string Script() { return LEVELQL_ETCD_CLUSTER_SCRIPT; }
 }  // namespace
 
 Result<std::unique_ptr<EtcdCluster>> EtcdCluster::Start(int members) {
-  const char* shm = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  // /dev/shm (no fsync cost) when it has room: 1 GiB free.
+  struct statvfs fs;
+  const bool shm_room =
+      statvfs("/dev/shm", &fs) == 0 && access("/dev/shm", W_OK) == 0 &&
+      uint64_t{fs.f_bavail} * fs.f_frsize >= (uint64_t{1} << 30);
+  const char* shm = shm_room ? "/dev/shm" : "/tmp";
   std::string dir = std::string(shm) + "/levelql-etcd-XXXXXX";
   if (!mkdtemp(dir.data())) return Status::IOError("mkdtemp failed");
   auto cluster = std::unique_ptr<EtcdCluster>(new EtcdCluster(dir, true));
