@@ -260,6 +260,12 @@ std::string MinMax(const std::string& unit, const Measure& m);
 int RunW8Child(const std::string& engine, const std::string& mode,
                const std::string& path, size_t cache_bytes);
 
+// A WE writer process (levelql-bench --child-we-writer URL N SEED ROWS):
+// N single-row UPDATEs of random rows of `actions`; prints
+// "<succeeded> <gave up with Busy> <seconds>".
+int RunWEWriterChild(const std::string& url, int64_t statements, uint64_t seed,
+                     int64_t rows);
+
 // Writes the table to stdout, and --json / --plot files.
 class Report {
  public:

@@ -76,6 +76,10 @@ int Main(int argc, char** argv) {
   if (argc == 6 && std::string_view(argv[1]) == "--child-w8") {
     return RunW8Child(argv[2], argv[3], argv[4], std::stoull(argv[5]));
   }
+  if (argc == 6 && std::string_view(argv[1]) == "--child-we-writer") {
+    return RunWEWriterChild(argv[2], std::stoll(argv[3]), std::stoull(argv[4]),
+                            std::stoll(argv[5]));
+  }
   BenchOptions o;
   o.command_line = "levelql-bench";
   for (int i = 1; i < argc; ++i) o.command_line += std::string(" ") + argv[i];

@@ -4,6 +4,7 @@
 // check_statement.cc, ddl.cc, reindex.cc).
 #include "engine/database_impl.h"
 
+#include "engine/catalog/schema_lock.h"
 #include "engine/plan/planner.h"
 #include "engine/storage/open_store.h"
 #include "indexes/row_format.h"
@@ -172,8 +173,13 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params,
         std::make_shared<SaltedStore>(ctx.store, cat->salt_layout);
     ctx.store = ctx.salted_store.get();
   }
-  ctx.snapshot =
-      view && view->snapshot ? view->snapshot : store_->GetSnapshot();
+  if (view && view->snapshot) {
+    ctx.snapshot = view->snapshot;
+  } else if (auto synced = SyncedSnapshot()) {
+    ctx.snapshot = std::move(synced);  // this statement's SyncCatalog's
+  } else {
+    ctx.snapshot = store_->GetSnapshot();
+  }
   ctx.params = params;
   ctx.interrupt_epoch = &interrupt_epoch_;
   {
@@ -197,7 +203,14 @@ Status DatabaseImpl::Commit(const WriteBatch& batch) {
     return Status::NotSupported("the database is open read-only");
   }
   if (batch.empty()) return Status::OK();
-  LQ_RETURN_IF_ERROR(store_->Write(batch, options_.sync_writes));
+  if (store_->shared()) {
+    WriteBatch conditioned = batch;
+    AddSchemaConditions(&conditioned);
+    LQ_RETURN_IF_ERROR(store_->Write(conditioned, options_.sync_writes));
+    Committed();
+  } else {
+    LQ_RETURN_IF_ERROR(store_->Write(batch, options_.sync_writes));
+  }
   commit_seq_.fetch_add(1);
   return Status::OK();
 }
@@ -285,6 +298,10 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
         "this transaction has ended (committed or rolled back): no statement "
         "runs in it any more; Database::Begin() starts another");
   }
+  // Another process may have changed the schema (a shared store only; a
+  // transaction keeps the catalog it started with).
+  StatementScope scope;
+  LQ_RETURN_IF_ERROR(StartStatement(s, scope));
   if (std::holds_alternative<parser::Select>(node)) {
     return RunSelect(session, std::move(shared), params, Mode::kRun, cache);
   }
@@ -305,26 +322,29 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
   }
   if (auto* c = std::get_if<parser::CreateTable>(&node)) {
     LQ_RETURN_IF_ERROR(RefuseInTxn(s, "CREATE TABLE"));
-    LQ_RETURN_IF_ERROR(RunCreateTable(stmt, *c));
+    LQ_RETURN_IF_ERROR(
+        RunSchemaChange([&] { return RunCreateTable(stmt, *c); }));
   } else if (auto* c = std::get_if<parser::CreateIndex>(&node)) {
     LQ_RETURN_IF_ERROR(RefuseInTxn(s, "CREATE INDEX"));
-    LQ_RETURN_IF_ERROR(RunCreateIndex(stmt, *c));
+    LQ_RETURN_IF_ERROR(
+        RunSchemaChange([&] { return RunCreateIndex(stmt, *c); }, true));
   } else if (auto* d = std::get_if<parser::DropTable>(&node)) {
     LQ_RETURN_IF_ERROR(RefuseInTxn(s, "DROP TABLE"));
-    LQ_RETURN_IF_ERROR(RunDropTable(*d));
+    LQ_RETURN_IF_ERROR(RunSchemaChange([&] { return RunDropTable(*d); }));
   } else if (auto* d = std::get_if<parser::DropIndex>(&node)) {
     LQ_RETURN_IF_ERROR(RefuseInTxn(s, "DROP INDEX"));
-    LQ_RETURN_IF_ERROR(RunDropIndex(*d));
+    LQ_RETURN_IF_ERROR(RunSchemaChange([&] { return RunDropIndex(*d); }));
   } else if (auto* p = std::get_if<parser::Pragma>(&node)) {
     return RunPragma(*p);
   } else if (auto* c = std::get_if<parser::Check>(&node)) {
     LQ_RETURN_IF_ERROR(RunCheck(s, *c));
   } else if (auto* a = std::get_if<parser::Analyze>(&node)) {
     LQ_RETURN_IF_ERROR(RefuseInTxn(s, "ANALYZE"));
-    LQ_RETURN_IF_ERROR(RunAnalyze(*a));
+    LQ_RETURN_IF_ERROR(RunSchemaChange([&] { return RunAnalyze(*a); }));
   } else if (auto* r = std::get_if<parser::Reindex>(&node)) {
     LQ_RETURN_IF_ERROR(RefuseInTxn(s, "REINDEX"));
-    LQ_RETURN_IF_ERROR(RunReindex(r->name));
+    LQ_RETURN_IF_ERROR(
+        RunSchemaChange([&] { return RunReindex(r->name); }, true));
   } else if (auto* b = std::get_if<parser::Begin>(&node)) {
     if (s != implicit_.get()) {
       return Status::InvalidArgument(
@@ -413,14 +433,21 @@ Result<int64_t> DatabaseImpl::RunWrite(Session* session,
   if (session->in_txn.load()) return RunWriteInTxn(session, stmt, params);
   WriterLock lock(&writer_);
   LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
-  ExecContext ctx;
-  std::vector<Value> values;
-  std::unique_ptr<WriteTxn> txn;
-  LQ_ASSIGN_OR_RETURN(
-      int64_t count,
-      ExecuteWrite(stmt, params, nullptr, SIZE_MAX, &ctx, &values, &txn));
-  LQ_RETURN_IF_ERROR(Commit(txn->ToBatch()));
-  return count;
+  return RetryConflicts([&]() -> Result<int64_t> {
+    // The catalog the statement binds against (the slot keeps this
+    // process's DDL out; another process's is a condition of the batch).
+    const std::optional<std::string> epoch = catalog()->epoch;
+    ExecContext ctx;
+    std::vector<Value> values;
+    std::unique_ptr<WriteTxn> txn;
+    LQ_ASSIGN_OR_RETURN(
+        int64_t count,
+        ExecuteWrite(stmt, params, nullptr, SIZE_MAX, &ctx, &values, &txn));
+    WriteBatch batch = txn->ToBatch();
+    if (store_->shared()) batch.ExpectValue(std::string(kEpochKey), epoch);
+    LQ_RETURN_IF_ERROR(Commit(batch));
+    return count;
+  });
 }
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
@@ -433,8 +460,27 @@ Result<std::unique_ptr<Database>> OpenDatabaseOnStore(
     std::unique_ptr<KvStore> store, const Options& options) {
   LQ_ASSIGN_OR_RETURN(CatalogState catalog,
                       LoadCatalog(store.get(), options.read_only));
-  // Remove indexes whose CREATE INDEX was cut short (all or nothing).
-  if (!options.read_only) {
+  // Remove indexes whose CREATE INDEX was cut short (all or nothing). On a
+  // store other processes write, only under the schema lock, taken without
+  // waiting: while another process holds it, its half-built ranges are its
+  // own work in progress (schema_lock.h).
+  std::optional<std::string> lock;
+  bool cleanup = !catalog.unfinished_indexes.empty();
+  if (!cleanup && !options.read_only && store->shared()) {
+    LQ_ASSIGN_OR_RETURN(cleanup, HasInterruptedRebuilds(store.get()));
+  }
+  if (cleanup && !options.read_only && store->shared()) {
+    auto locked = LockSchema(store.get(), 0);
+    if (locked.ok()) {
+      lock = std::move(locked).value().lock;
+      // The catalog as it is under the lock.
+      LQ_ASSIGN_OR_RETURN(catalog,
+                          LoadCatalogAt(store.get(), store->GetSnapshot()));
+    } else if (locked.status().code() != Status::Code::kBusy) {
+      return locked.status();
+    }
+  }
+  if (!options.read_only && (lock || !store->shared())) {
     for (const auto& [name, ids] : catalog.unfinished_indexes) {
       WriteBatch batch;
       for (int64_t id : ids) {
@@ -453,6 +499,10 @@ Result<std::unique_ptr<Database>> OpenDatabaseOnStore(
     }
     catalog.unfinished_indexes.clear();
     LQ_RETURN_IF_ERROR(FinishInterruptedRebuilds(store.get()));
+    if (lock) {
+      LQ_ASSIGN_OR_RETURN(std::string epoch, UnlockSchema(store.get(), *lock));
+      catalog.epoch = std::move(epoch);
+    }
   }
   return std::unique_ptr<Database>(std::make_unique<DatabaseImpl>(
       std::move(store), std::move(catalog), options));

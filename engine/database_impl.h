@@ -13,8 +13,10 @@
 #define LEVELQL_ENGINE_DATABASE_IMPL_H_
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "engine/catalog/catalog.h"
 #include "engine/exec/executor.h"
@@ -174,8 +176,39 @@ class DatabaseImpl : public Database {
   Status RunAnalyze(const parser::Analyze& analyze);
 
   // Writes a batch (fsync'd with Options::sync_writes) and counts the
-  // commit. REQUIRES: the writer slot.
+  // commit; while this process holds the schema lock, conditional on it.
+  // REQUIRES: the writer slot.
   Status Commit(const WriteBatch& batch);
+  // On a store other processes write too (KvStore::shared; no-ops
+  // otherwise, see engine/catalog/schema_lock.h):
+  // The catalog as of now: reloaded when another process changed the
+  // schema; waits (up to the busy timeout) while another changes it.
+  // Also keeps the snapshot it read at for the statement this thread is
+  // starting (SyncedSnapshot: NewContext takes it instead of a new one).
+  Status SyncCatalog();
+  static std::shared_ptr<const KvSnapshot> SyncedSnapshot();
+  static void ForgetSyncedSnapshot();
+  // The start of a statement of `session` from the API: SyncCatalog outside
+  // a transaction; the snapshot it kept is forgotten when `scope` ends.
+  struct StatementScope {
+    ~StatementScope() { ForgetSyncedSnapshot(); }
+  };
+  Status StartStatement(Session* session, const StatementScope& scope);
+  // Runs a schema change (DDL, ANALYZE, REINDEX): one that writes
+  // `in_batches` (CREATE INDEX, REINDEX) under the schema lock; one that
+  // writes one batch, with that batch conditional on the epoch it read and
+  // replacing it, run again when another process changed the schema first.
+  Status RunSchemaChange(const std::function<Status()>& change,
+                         bool in_batches = false);
+  Status RunOneBatchSchemaChange(const std::function<Status()>& change);
+  // Commit's conditions of a schema change on this thread (or of this
+  // process's schema lock), and its note that the batch committed.
+  void AddSchemaConditions(WriteBatch* batch);
+  void Committed();
+  // Runs `write` (an auto-commit statement's execution and commit) again
+  // on a fresh snapshot while it fails with Busy (a write conflict), with
+  // a growing random pause, until the busy timeout has passed.
+  Result<int64_t> RetryConflicts(const std::function<Result<int64_t>()>& write);
   void SetCatalog(std::shared_ptr<CatalogState> next);
   // The next hidden rowid of `table`, past the last row `ctx` reads.
   // REQUIRES: the writer slot.
@@ -192,6 +225,9 @@ class DatabaseImpl : public Database {
   std::shared_ptr<const CatalogState> catalog_;  // guarded by catalog_mu_
   WriterSlot writer_;                            // one writer at a time
   std::map<int64_t, int64_t> next_rowid_;        // guarded by writer_
+  // The schema lock's value while this process holds it (schema_lock.h);
+  // guarded by catalog_mu_.
+  std::optional<std::string> schema_lock_;
   // Commits so far: a transaction whose snapshot is older than a commit
   // cannot write (its reads would be stale).
   std::atomic<uint64_t> commit_seq_{0};
@@ -204,6 +240,8 @@ class DatabaseImpl : public Database {
 // Finishes what an interrupted REINDEX left: removes half-built key ranges
 // and deletes replaced ones (reindex.cc).
 Status FinishInterruptedRebuilds(KvStore* store);
+// Whether FinishInterruptedRebuilds has anything to do.
+Result<bool> HasInterruptedRebuilds(KvStore* store);
 
 // Opens a database over an already open store (tests: fault injection).
 Result<std::unique_ptr<Database>> OpenDatabaseOnStore(

@@ -9,6 +9,8 @@ Result<std::string> DatabaseImpl::Explain(std::string_view sql,
   LQ_ASSIGN_OR_RETURN(parser::Statement parsed, parser::ParseStatement(sql));
   auto stmt = SharedStatement(std::move(parsed));
   const parser::Statement* target = stmt.get();
+  StatementScope scope;
+  LQ_RETURN_IF_ERROR(StartStatement(implicit_.get(), scope));
   Mode mode = Mode::kExplain;
   if (auto* e = std::get_if<parser::Explain>(&stmt->node)) {
     target = e->statement.get();

@@ -78,6 +78,13 @@ Status DeleteRangesThenMarker(KvStore* store, std::string_view ids,
 
 }  // namespace
 
+Result<bool> HasInterruptedRebuilds(KvStore* store) {
+  LQ_ASSIGN_OR_RETURN(auto rebuilding, Markers(store, kRebuildingPrefix));
+  if (!rebuilding.empty()) return true;
+  LQ_ASSIGN_OR_RETURN(auto garbage, Markers(store, kGarbagePrefix));
+  return !garbage.empty();
+}
+
 Status FinishInterruptedRebuilds(KvStore* store) {
   // Half-built ranges of a REINDEX that did not swap (their ids are the
   // marker's value), and replaced ranges of one that did (the id is in the

@@ -55,6 +55,8 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Resume(
   if (!std::holds_alternative<parser::Select>(stmt->node)) {
     return Status::InvalidArgument("only a SELECT can be resumed");
   }
+  StatementScope scope;
+  LQ_RETURN_IF_ERROR(StartStatement(session.get(), scope));
   LQ_ASSIGN_OR_RETURN(ResumePoint resume,
                       DecodeToken(token, catalog()->token_key));
   LQ_ASSIGN_OR_RETURN(std::unique_ptr<SelectRun> run,

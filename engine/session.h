@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <set>
 
 #include "engine/catalog/catalog.h"
 #include "engine/storage/overlay.h"
@@ -42,6 +43,10 @@ struct TxnState {
   std::shared_ptr<const KvSnapshot> snapshot;
   uint64_t snapshot_seq = 0;  // commits the snapshot includes (at least)
   std::shared_ptr<PendingWrites> pending = std::make_shared<PendingWrites>();
+  // On a shared store: rows its statements changed that were in its
+  // snapshot (not written by an earlier statement of it); its commit
+  // requires they still exist (WriteBatch::ExpectPresent).
+  std::set<std::string> present;
   size_t pending_bytes = 0;  // of the keys and values in `pending`
 };
 

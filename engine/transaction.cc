@@ -147,7 +147,16 @@ Status DatabaseImpl::CommitTxn(Session* session) {
   if (txn->holds_slot) {
     // One batch: all of the transaction or none of it survives a crash. On
     // failure the transaction stays open (commit again, or roll back).
-    LQ_RETURN_IF_ERROR(Commit(ToBatch(*txn->pending)));
+    WriteBatch batch = ToBatch(*txn->pending);
+    if (store_->shared()) {
+      // Conflicts with another process's writes since its snapshot fail
+      // it with Busy (nothing written): roll back and run it again.
+      batch.set_read_snapshot(txn->snapshot);
+      for (const std::string& key : txn->present) batch.ExpectPresent(key);
+      batch.ExpectValue(std::string(kEpochKey),
+                        (txn->catalog ? txn->catalog : catalog())->epoch);
+    }
+    LQ_RETURN_IF_ERROR(Commit(batch));
     writer_.Release();
   }
   std::unique_ptr<TxnState> done;
@@ -250,6 +259,7 @@ Result<int64_t> DatabaseImpl::RunWriteInTxn(Session* session,
     }
   }
   PendingWrites writes;
+  std::vector<std::string> present;
   int64_t count = 0;
   {
     StatementView view = ViewFor(session);
@@ -265,6 +275,7 @@ Result<int64_t> DatabaseImpl::RunWriteInTxn(Session* session,
     }
     count = *r;
     writes = w->TakeWrites();
+    present = w->expected_present();
     // The view and the WriteTxn go here, so the statement no longer holds
     // the pending map it read.
   }
@@ -274,6 +285,10 @@ Result<int64_t> DatabaseImpl::RunWriteInTxn(Session* session,
     txn->pending = std::make_shared<PendingWrites>(*txn->pending);
   }
   PendingWrites& pending = *txn->pending;
+  // A row an earlier statement wrote was inserted by it, or noted by it.
+  for (std::string& key : present) {
+    if (!pending.count(key)) txn->present.insert(std::move(key));
+  }
   while (!writes.empty()) {
     auto node = writes.extract(writes.begin());
     const size_t value_bytes = node.mapped() ? node.mapped()->size() : 0;

@@ -400,6 +400,13 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   } else {
     LQ_RETURN_IF_ERROR(s);
   }
+  std::string epoch;
+  s = store->Get(nullptr, kEpochKey, &epoch);
+  if (s.ok()) {
+    state.epoch = std::move(epoch);
+  } else if (s.code() != Status::Code::kNotFound) {
+    return s;
+  }
   std::string next;
   LQ_RETURN_IF_ERROR(store->Get(nullptr, kNextIdKey, &next));
   std::string_view in = next;

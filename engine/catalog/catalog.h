@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/catalog/stats.h"
@@ -34,6 +35,14 @@ inline constexpr std::string_view kStatsPrefix =
 // The secret continuation tokens are authenticated with (continuation.h).
 inline constexpr std::string_view kTokenKeyKey =
     std::string_view("\0token_key", 10);
+// On a store several processes write (KvStore::shared): the epoch, a value
+// that every schema change replaces and a statement's write is conditional
+// on, so a process sees another's schema change at its next statement; and
+// the schema lock, held (as an ephemeral key) by a schema change of several
+// batches (schema_lock.h). Both absent on a store with one writer.
+inline constexpr std::string_view kEpochKey = std::string_view("\0epoch", 6);
+inline constexpr std::string_view kSchemaLockKey =
+    std::string_view("\0epoch\0lock", 11);
 // Present while CREATE INDEX backfills; its index is dropped on open.
 inline constexpr std::string_view kBuildingPrefix =
     std::string_view("\0building\0", 10);
@@ -67,6 +76,8 @@ struct CatalogState {
   // A fingerprint of every table and index definition: equal exactly when
   // the schema is the same, also across reopening the database.
   uint64_t version = 0;
+  // kEpochKey's value when the catalog was read (nullopt: absent).
+  std::optional<std::string> epoch;
   // The per-database secret of continuation tokens (kTokenKeyBytes bytes).
   std::string token_key;
   // The salted tables' key ranges (SaltLayoutOf), for the salted view

@@ -303,3 +303,21 @@ Result<std::unique_ptr<KvStore>> OpenLevelDbStoreWithEnv(
 }
 
 }  // namespace levelql
+
+namespace levelql {
+
+std::shared_ptr<const KvSnapshot> KvStore::GetSnapshotWithPrefix(
+    std::string_view prefix,
+    std::vector<std::pair<std::string, std::string>>* entries, Status* status) {
+  auto snapshot = GetSnapshot();
+  entries->clear();
+  auto it = NewIterator(snapshot.get());
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+       it->Next()) {
+    entries->emplace_back(it->key(), it->value());
+  }
+  *status = it->status();
+  return snapshot;
+}
+
+}  // namespace levelql

@@ -9,6 +9,7 @@
 #define LEVELQL_ENGINE_STORAGE_KV_STORE_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,32 +62,85 @@ class KvIterator {
 };
 
 // Puts and deletes applied together, all or nothing.
+//
+// On a store that other processes write at the same time (KvStore::shared:
+// etcd), a batch also carries the conditions it was computed under, checked
+// atomically with the write: when one fails, nothing is written and Write
+// returns Busy (a write conflict; the statement may run again on a fresh
+// snapshot). A store with one writer ignores them: they hold by
+// construction.
 class WriteBatch {
  public:
   struct Op {
     bool is_delete = false;
+    // Removed by the store when this process ends or loses the cluster
+    // (a lock held while it runs); a plain put on a store with one writer.
+    bool ephemeral = false;
     std::string key;
     std::string value;
   };
+  // `key` must hold `value` (nullopt: be absent) when the batch applies.
+  struct Expectation {
+    std::string key;
+    std::optional<std::string> value;
+  };
   void Put(std::string key, std::string value) {
-    ops_.push_back({false, std::move(key), std::move(value)});
+    ops_.push_back({false, false, std::move(key), std::move(value)});
   }
-  void Delete(std::string key) { ops_.push_back({true, std::move(key), {}}); }
+  void PutEphemeral(std::string key, std::string value) {
+    ops_.push_back({false, true, std::move(key), std::move(value)});
+  }
+  void Delete(std::string key) {
+    ops_.push_back({true, false, std::move(key), {}});
+  }
+  // The snapshot the batch's reads were made at: every key it writes must
+  // be unchanged since then (first writer wins).
+  void set_read_snapshot(std::shared_ptr<const KvSnapshot> snapshot) {
+    read_snapshot_ = std::move(snapshot);
+  }
+  // `key` existed at the read snapshot (a row this batch updates or
+  // deletes) and must still exist, unchanged.
+  void ExpectPresent(std::string key) { present_.push_back(std::move(key)); }
+  void ExpectValue(std::string key, std::optional<std::string> value) {
+    values_.push_back({std::move(key), std::move(value)});
+  }
   void Append(const WriteBatch& other) {
     ops_.insert(ops_.end(), other.ops_.begin(), other.ops_.end());
+    present_.insert(present_.end(), other.present_.begin(),
+                    other.present_.end());
+    values_.insert(values_.end(), other.values_.begin(), other.values_.end());
+    if (!read_snapshot_) read_snapshot_ = other.read_snapshot_;
   }
-  void Clear() { ops_.clear(); }
+  void Clear() {
+    ops_.clear();
+    present_.clear();
+    values_.clear();
+    read_snapshot_.reset();
+  }
   bool empty() const { return ops_.empty(); }
   const std::vector<Op>& ops() const { return ops_; }
+  const KvSnapshot* read_snapshot() const { return read_snapshot_.get(); }
+  const std::vector<std::string>& expected_present() const { return present_; }
+  const std::vector<Expectation>& expected_values() const { return values_; }
 
  private:
   std::vector<Op> ops_;
+  std::shared_ptr<const KvSnapshot> read_snapshot_;
+  std::vector<std::string> present_;
+  std::vector<Expectation> values_;
 };
 
 class KvStore {
  public:
   virtual ~KvStore() = default;
   virtual std::shared_ptr<const KvSnapshot> GetSnapshot() = 0;
+  // A snapshot and the keys starting with `prefix` in it, with their
+  // values, in key order: GetSnapshot then a scan; a store whose every call
+  // is a round trip (etcd) makes it one.
+  virtual std::shared_ptr<const KvSnapshot> GetSnapshotWithPrefix(
+      std::string_view prefix,
+      std::vector<std::pair<std::string, std::string>>* entries,
+      Status* status);
   // NotFound when absent. `snapshot` may be null for the latest state.
   virtual Status Get(const KvSnapshot* snapshot, std::string_view key,
                      std::string* value) = 0;
@@ -94,6 +148,11 @@ class KvStore {
   // The iterator must not outlive the snapshot it reads.
   virtual std::unique_ptr<KvIterator> NewIterator(
       const KvSnapshot* snapshot) = 0;
+  // True when other processes may write the same database at once (etcd):
+  // the engine then checks the catalog at each statement, serializes schema
+  // changes through the store (engine/catalog/schema_lock.h), and gives each
+  // batch its conditions.
+  virtual bool shared() const { return false; }
 };
 
 // Opens LevelDB at `path`; ":memory:" uses LevelDB's in-memory Env.

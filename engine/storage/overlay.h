@@ -56,6 +56,7 @@ class OverlayStore : public KvStore {
              std::string* value) override;
   Status Write(const WriteBatch& batch, bool sync) override;
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override;
+  bool shared() const override { return base_->shared(); }
 
  private:
   KvStore* base_;

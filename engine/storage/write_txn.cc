@@ -169,8 +169,16 @@ void WriteTxn::Set(std::string key, std::optional<std::string> value) {
   it->second = std::move(value);
 }
 
+void WriteTxn::ExpectPresent(const std::string& key) {
+  // Only another process could have deleted it; a row this statement
+  // wrote itself need not be in the snapshot.
+  if (store_->shared() && !writes_.count(key)) present_.push_back(key);
+}
+
 WriteBatch WriteTxn::ToBatch() const {
   WriteBatch batch;
+  batch.set_read_snapshot(snapshot_);
+  for (const std::string& key : present_) batch.ExpectPresent(key);
   for (const auto& [key, value] : writes_) {
     if (value) {
       batch.Put(key, *value);
@@ -246,7 +254,9 @@ Status WriteTxn::DeleteRow(const TableSchema& table, const Row& row) {
       LQ_RETURN_IF_ERROR(DeleteEntry(*index, std::move(e.key), bucket));
     }
   }
-  Delete(Place(std::move(key), bucket));
+  key = Place(std::move(key), bucket);
+  ExpectPresent(key);
+  Delete(std::move(key));
   return CheckBytes();
 }
 
@@ -260,6 +270,7 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
   const bool same_bucket = old_bucket == new_bucket;
   const bool key_changed = old_key != new_key;
   new_key = Place(std::move(new_key), new_bucket);
+  ExpectPresent(Place(old_key, old_bucket));
   if (key_changed) {
     std::string existing;
     Status s = Get(new_key, &existing);

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/storage/kv_store.h"
 #include "engine/storage/overlay.h"
@@ -72,7 +73,11 @@ class WriteTxn {
                    const Row& new_row);
 
   size_t pending() const { return writes_.size(); }
+  // The pending writes, with what they were computed from (the snapshot,
+  // the rows changed: WriteBatch's conditions).
   WriteBatch ToBatch() const;
+  // The rows ExpectPresent noted (a transaction keeps them for its commit).
+  const std::vector<std::string>& expected_present() const { return present_; }
   // The pending writes, leaving none.
   PendingWrites TakeWrites() { return std::move(writes_); }
   // The bytes of the keys and values pending.
@@ -100,11 +105,15 @@ class WriteTxn {
                     const Row& row, int bucket);
   void Count(const IndexSchema& index, const std::string& key, int delta);
   void Set(std::string key, std::optional<std::string> value);
+  // The row at physical `key` was read from the snapshot and is changed:
+  // on a shared store it must still exist when the batch commits.
+  void ExpectPresent(const std::string& key);
   Status CheckBytes() const;
 
   KvStore* store_;
   std::shared_ptr<const KvSnapshot> snapshot_;
   PendingWrites writes_;
+  std::vector<std::string> present_;  // ExpectPresent's keys
   size_t bytes_ = 0;
   size_t max_bytes_ = SIZE_MAX;
   size_t limit_total_ = 0;

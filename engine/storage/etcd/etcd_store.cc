@@ -50,15 +50,16 @@ class EtcdSnapshot : public KvSnapshot {
 // Where the database's keys live in the cluster's one key space.
 struct Layout {
   explicit Layout(const std::string& name)
-      : begin(name + '\0'), end(name + '\1'), writer(name + "\1writer") {}
+      : begin(name + '\0'), end(name + '\1'), procs(name + "\1proc") {}
   std::string Key(std::string_view key) const {
     std::string out = begin;
     out.append(key);
     return out;
   }
-  const std::string begin;   // N "\0": the first data key
-  const std::string end;     // N "\1": past the last data key
-  const std::string writer;  // N "\1writer": the writer lease's key
+  const std::string begin;  // N "\0": the first data key
+  const std::string end;    // N "\1": past the last data key
+  // N "\1proc": before "/" and each writing process's token, its key
+  const std::string procs;
 };
 
 class EtcdIterator : public KvIterator {
@@ -204,15 +205,6 @@ std::string ProcessToken() {
          std::to_string(nonce);
 }
 
-// "process PID on HOST" from a fence value "HOST:PID:NONCE:SEQ".
-std::string HolderText(const std::string& fence) {
-  const size_t a = fence.find(':');
-  const size_t b = a == std::string::npos ? a : fence.find(':', a + 1);
-  if (b == std::string::npos) return "another process";
-  return "process " + fence.substr(a + 1, b - a - 1) + " on host " +
-         fence.substr(0, a);
-}
-
 class EtcdStore : public KvStore {
  public:
   EtcdStore(std::string url, std::unique_ptr<EtcdClient> client,
@@ -223,19 +215,22 @@ class EtcdStore : public KvStore {
         options_(options) {}
 
   ~EtcdStore() override {
-    if (lease_id_ == 0) return;
+    if (read_only_) return;
     {
       std::lock_guard<std::mutex> lock(keepalive_mu_);
       stopping_ = true;
     }
     keepalive_cv_.notify_all();
-    keepalive_.join();
-    // Frees the database for the next process at once (the writer key goes
-    // with the lease); if the cluster is unreachable the lease expires.
-    client_->LeaseRevoke(lease_id_);
+    if (keepalive_.joinable()) keepalive_.join();
+    // Removes this process's key and its ephemeral keys (a schema lock it
+    // still holds) at once; if the cluster is unreachable the lease
+    // expires.
+    std::lock_guard<std::mutex> lock(write_mu_);
+    if (lease_id_ != 0) client_->LeaseRevoke(lease_id_);
   }
 
-  // Probes the cluster, and unless `read_only` takes the writer lease.
+  // Probes the cluster, and unless `read_only` registers this process as a
+  // writer (its lease and process key).
   Status Start(const Options& options) {
     RangeRequest probe;
     probe.set_key(layout_.begin);
@@ -251,27 +246,53 @@ class EtcdStore : public KvStore {
                               "' (it has no keys; open it with "
                               "create_if_missing to create it)");
     }
-    NoteRevision(response.header().revision());
     read_only_ = options.read_only;
     if (read_only_) return Status::OK();
-    return TakeWriterLease();
+    std::lock_guard<std::mutex> lock(write_mu_);
+    LQ_RETURN_IF_ERROR(Register());
+    keepalive_ = std::thread([this] { KeepAlive(); });
+    return Status::OK();
   }
 
-  // The writer's snapshot costs no call: no other process can write while
-  // it holds the lease, so the revision of its own last write (or of the
-  // linearizable read that opened the store) is the latest there is. A
-  // read-only process asks the cluster (a linearizable read).
+  bool shared() const override { return true; }
+
+  // The cluster's latest revision: a linearizable read, so a statement sees
+  // every write acknowledged to any process before it started.
   std::shared_ptr<const KvSnapshot> GetSnapshot() override {
-    if (!read_only_) {
-      return std::make_shared<EtcdSnapshot>(revision_.load(), Status::OK());
-    }
     RangeRequest request;
-    request.set_key(layout_.writer);
+    request.set_key(layout_.procs);
     request.set_count_only(true);
     RangeResponse response;
     Status st = client_->Range(request, &response);
     return std::make_shared<EtcdSnapshot>(
         st.ok() ? response.header().revision() : 0, std::move(st));
+  }
+
+  // One linearizable Range: the latest revision, and the keys in it.
+  std::shared_ptr<const KvSnapshot> GetSnapshotWithPrefix(
+      std::string_view prefix,
+      std::vector<std::pair<std::string, std::string>>* entries,
+      Status* status) override {
+    RangeRequest request;
+    request.set_key(layout_.Key(prefix));
+    std::string end = layout_.Key(prefix);
+    while (!end.empty() && static_cast<unsigned char>(end.back()) == 0xff) {
+      end.pop_back();
+    }
+    end.back()++;  // the prefix's successor (the name is never all 0xff)
+    request.set_range_end(end);
+    RangeResponse response;
+    *status = client_->Range(request, &response);
+    entries->clear();
+    if (status->ok()) {
+      const size_t skip = layout_.begin.size();
+      for (auto& kv : *response.mutable_kvs()) {
+        entries->emplace_back(kv.key().substr(skip),
+                              std::move(*kv.mutable_value()));
+      }
+    }
+    return std::make_shared<EtcdSnapshot>(
+        status->ok() ? response.header().revision() : 0, *status);
   }
 
   Status Get(const KvSnapshot* snapshot, std::string_view key,
@@ -293,6 +314,11 @@ class EtcdStore : public KvStore {
     return Status::OK();
   }
 
+  // One conditional Txn: the batch's own conditions (kv_store.h), and this
+  // process's key still holding the value its last write gave it, which
+  // the Txn advances. That key settles an outcome the client could not
+  // learn (a member died mid-call): advanced means applied, and since every
+  // attempt is conditional on the old value, at most one applies.
   Status Write(const WriteBatch& batch,
                bool /*sync: etcd always is*/) override {
     if (read_only_) {
@@ -300,84 +326,129 @@ class EtcdStore : public KvStore {
                                   "' is open read-only");
     }
     std::lock_guard<std::mutex> lock(write_mu_);
-    // etcd refuses a transaction that names a key twice; the batch's last
-    // operation on a key is the one that counts, as in LevelDB.
-    std::map<std::string_view, const WriteBatch::Op*> last;
-    for (const WriteBatch::Op& op : batch.ops()) last[op.key] = &op;
-    const std::string next_fence = NextFence();
-    etcdserverpb::TxnRequest request;
-    AddFenceCompare(&request, fence_);
-    for (const auto& [key, op] : last) {
-      auto* step = request.add_success();
-      if (op->is_delete) {
-        step->mutable_request_delete_range()->set_key(layout_.Key(key));
-      } else {
-        auto* put = step->mutable_request_put();
-        put->set_key(layout_.Key(key));
-        put->set_value(op->value);
-      }
+    int64_t revision = 0;
+    if (batch.read_snapshot()) {
+      const auto* snap =
+          static_cast<const EtcdSnapshot*>(batch.read_snapshot());
+      LQ_RETURN_IF_ERROR(snap->status());
+      revision = snap->revision();
     }
-    auto* fence = request.add_success()->mutable_request_put();
-    fence->set_key(layout_.writer);
-    fence->set_value(next_fence);
-    fence->set_lease(lease_id_);
     for (int attempt = 0;; ++attempt) {
+      const std::string next = token_ + ":" + std::to_string(seq_ + 1);
+      etcdserverpb::TxnRequest request;
+      BuildTxn(batch, revision, next, &request);
       etcdserverpb::TxnResponse response;
       bool unknown = false;
       Status st = client_->Txn(request, &response, &unknown);
-      if (st.ok()) {
-        if (!response.succeeded()) return LostLease();
+      if (st.ok() && response.succeeded()) {
         NoteRevision(response.header().revision());
-        fence_ = next_fence;
+        ++seq_;
         return Status::OK();
       }
-      if (!unknown || attempt == 3) return st;
-      // The cluster may or may not have applied it: the fence says which.
+      if (!st.ok() && !unknown) return st;
+      // Refused, or unknown: what does this process's key hold now?
       std::string holder;
       int64_t holder_revision = 0;
-      LQ_RETURN_IF_ERROR(ReadWriterKey(&holder, &holder_revision));
-      if (holder == next_fence) {
+      LQ_RETURN_IF_ERROR(ReadProcessKey(&holder, &holder_revision));
+      if (holder == next) {
         NoteRevision(holder_revision);
-        fence_ = next_fence;
+        ++seq_;
         return Status::OK();
       }
-      if (holder != fence_) return LostLease();
+      if (attempt == 3) {
+        return st.ok() ? Status::Busy("etcd kept refusing the write")
+                       : std::move(st);
+      }
+      if (holder == token_ + ":" + std::to_string(seq_)) {
+        if (!st.ok()) continue;  // not applied: try again
+        return Status::Busy(
+            "write conflict on '" + url_ +
+            "': another process changed what this statement read (since "
+            "revision " +
+            std::to_string(revision) +
+            "), or the schema; nothing of it was written");
+      }
+      // The key is gone: the lease expired (the process was paused or cut
+      // off for longer than its TTL). Nothing pending can apply any more;
+      // register again and retry.
+      LQ_RETURN_IF_ERROR(Register());
     }
   }
 
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
-    std::shared_ptr<const KvSnapshot> latest;
-    if (!snapshot && !read_only_) {
-      // The writer pins an iterator without a snapshot here, for free
-      // (others pin it at their first page).
-      latest = GetSnapshot();
-      snapshot = latest.get();
-    }
     return std::make_unique<EtcdIterator>(
         client_.get(), &layout_, static_cast<const EtcdSnapshot*>(snapshot));
   }
 
  private:
-  std::string NextFence() {
-    return token_ + ":" + std::to_string(++fence_seq_);
+  std::string ProcessKey() const { return layout_.procs + "/" + token_; }
+
+  void BuildTxn(const WriteBatch& batch, int64_t revision,
+                const std::string& next, etcdserverpb::TxnRequest* request) {
+    auto compare = [&](const std::string& key, Compare::CompareResult result,
+                       Compare::CompareTarget target) {
+      Compare* cmp = request->add_compare();
+      cmp->set_key(key);
+      cmp->set_result(result);
+      cmp->set_target(target);
+      return cmp;
+    };
+    compare(ProcessKey(), Compare::EQUAL, Compare::VALUE)
+        ->set_value(token_ + ":" + std::to_string(seq_));
+    // etcd refuses a transaction that names a key twice; the batch's last
+    // operation on a key is the one that counts, as in LevelDB.
+    std::map<std::string_view, const WriteBatch::Op*> last;
+    for (const WriteBatch::Op& op : batch.ops()) last[op.key] = &op;
+    for (const auto& [key, op] : last) {
+      std::string physical = layout_.Key(key);
+      // Unchanged since the read snapshot: modified at or before it (a key
+      // absent now compares as revision 0).
+      if (revision > 0) {
+        compare(physical, Compare::LESS, Compare::MOD)
+            ->set_mod_revision(revision + 1);
+      }
+      auto* step = request->add_success();
+      if (op->is_delete) {
+        step->mutable_request_delete_range()->set_key(std::move(physical));
+      } else {
+        auto* put = step->mutable_request_put();
+        put->set_key(std::move(physical));
+        put->set_value(op->value);
+        if (op->ephemeral) put->set_lease(lease_id_);
+      }
+    }
+    for (const std::string& key : batch.expected_present()) {
+      const std::string physical = layout_.Key(key);
+      compare(physical, Compare::GREATER, Compare::MOD)->set_mod_revision(0);
+      if (revision > 0 && !last.count(key)) {
+        compare(physical, Compare::LESS, Compare::MOD)
+            ->set_mod_revision(revision + 1);
+      }
+    }
+    for (const auto& [key, value] : batch.expected_values()) {
+      if (value) {
+        compare(layout_.Key(key), Compare::EQUAL, Compare::VALUE)
+            ->set_value(*value);
+      } else {
+        // An absent key compares as version 0.
+        compare(layout_.Key(key), Compare::EQUAL, Compare::VERSION)
+            ->set_version(0);
+      }
+    }
+    auto* mine = request->add_success()->mutable_request_put();
+    mine->set_key(ProcessKey());
+    mine->set_value(next);
+    mine->set_lease(lease_id_);
   }
 
-  void AddFenceCompare(etcdserverpb::TxnRequest* request,
-                       const std::string& value) {
-    Compare* cmp = request->add_compare();
-    cmp->set_key(layout_.writer);
-    cmp->set_target(Compare::VALUE);
-    cmp->set_result(Compare::EQUAL);
-    cmp->set_value(value);
-  }
-
-  // A linearizable read of the writer key; `*revision` is the cluster's.
-  Status ReadWriterKey(std::string* value, int64_t* revision = nullptr) {
+  // A linearizable read of this process's key; `*revision` is the
+  // cluster's.
+  Status ReadProcessKey(std::string* value, int64_t* revision) {
     RangeRequest request;
-    request.set_key(layout_.writer);
+    request.set_key(ProcessKey());
     RangeResponse response;
     LQ_RETURN_IF_ERROR(client_->Range(request, &response));
-    if (revision) *revision = response.header().revision();
+    *revision = response.header().revision();
     value->clear();
     if (response.kvs_size() > 0) *value = response.kvs(0).value();
     return Status::OK();
@@ -390,60 +461,32 @@ class EtcdStore : public KvStore {
     }
   }
 
-  Status LostLease() {
-    return Status::IOError(
-        "this process no longer holds the writer lease of '" + url_ +
-        "' (it was not renewed within " +
-        std::to_string(options_.lease_ttl_seconds) +
-        " s: the process was paused or cut off from the cluster); nothing "
-        "of this statement was written. Close and reopen the database");
-  }
-
-  Status TakeWriterLease() {
+  // A new lease and process key (token:0). REQUIRES: write_mu_.
+  Status Register() {
+    int64_t lease = 0;
+    LQ_RETURN_IF_ERROR(client_->LeaseGrant(options_.lease_ttl_seconds, &lease));
     token_ = ProcessToken();
-    LQ_RETURN_IF_ERROR(
-        client_->LeaseGrant(options_.lease_ttl_seconds, &lease_id_));
-    fence_ = NextFence();
+    seq_ = 0;
     etcdserverpb::TxnRequest request;
-    Compare* cmp = request.add_compare();
-    cmp->set_key(layout_.writer);
-    cmp->set_target(Compare::CREATE);
-    cmp->set_result(Compare::EQUAL);
-    cmp->set_create_revision(0);  // nobody holds it
     auto* put = request.add_success()->mutable_request_put();
-    put->set_key(layout_.writer);
-    put->set_value(fence_);
-    put->set_lease(lease_id_);
-    request.add_failure()->mutable_request_range()->set_key(layout_.writer);
+    put->set_key(ProcessKey());
+    put->set_value(token_ + ":0");
+    put->set_lease(lease);
     etcdserverpb::TxnResponse response;
     bool unknown = false;
     Status st = client_->Txn(request, &response, &unknown);
-    std::string holder;
-    if (!st.ok() && unknown && ReadWriterKey(&holder).ok() &&
-        holder == fence_) {
-      st = Status::OK();
-      response.set_succeeded(true);
-    }
-    if (!st.ok() || !response.succeeded()) {
-      client_->LeaseRevoke(lease_id_);
-      lease_id_ = 0;
-      LQ_RETURN_IF_ERROR(st);
-      if (response.responses_size() > 0 &&
-          response.responses(0).response_range().kvs_size() > 0) {
-        holder =
-            HolderText(response.responses(0).response_range().kvs(0).value());
+    if (!st.ok() && unknown) {
+      std::string holder;
+      int64_t revision = 0;
+      if (ReadProcessKey(&holder, &revision).ok() && holder == token_ + ":0") {
+        st = Status::OK();
       }
-      return Status::IOError(
-          "the database at '" + url_ + "' is in use by another process (" +
-          holder +
-          " holds its writer lease). levelql on etcd has one writing "
-          "process per database: close the other process (a process that "
-          "died frees it within " +
-          std::to_string(options_.lease_ttl_seconds) +
-          " s), open it read-only, or open another database");
     }
-    NoteRevision(response.header().revision());
-    keepalive_ = std::thread([this] { KeepAlive(); });
+    if (!st.ok()) {
+      client_->LeaseRevoke(lease);
+      return st.WithPrefix("cannot open database '" + url_ + "' for writing: ");
+    }
+    lease_id_.store(lease);
     return Status::OK();
   }
 
@@ -454,9 +497,9 @@ class EtcdStore : public KvStore {
     while (!keepalive_cv_.wait_for(lock, period, [&] { return stopping_; })) {
       lock.unlock();
       int64_t ttl = 0;
-      // A lost lease needs no action here: the fence makes every later
-      // write fail with LostLease().
-      client_->LeaseKeepAlive(lease_id_, &ttl);
+      // A lost lease needs no action here: the next write finds its
+      // process key gone and registers again.
+      client_->LeaseKeepAlive(lease_id_.load(), &ttl);
       lock.lock();
     }
   }
@@ -466,14 +509,13 @@ class EtcdStore : public KvStore {
   const Layout layout_;
   const EtcdStoreOptions options_;
   bool read_only_ = false;
-  // The writer's latest revision: its last write's, or its opening read's.
+  // The revision of this process's last write.
   std::atomic<int64_t> revision_{0};
 
   std::mutex write_mu_;
-  std::string token_;
-  uint64_t fence_seq_ = 0;
-  std::string fence_;  // the writer key's value after our last write
-  int64_t lease_id_ = 0;
+  std::string token_;  // guarded by write_mu_
+  uint64_t seq_ = 0;   // the process key holds token_:seq_; by write_mu_
+  std::atomic<int64_t> lease_id_{0};
 
   std::thread keepalive_;
   std::mutex keepalive_mu_;

@@ -4,12 +4,16 @@
 // named N is stored under N "\0" <key>, so one cluster holds many databases
 // and a database is the range [N "\0", N "\1"). A snapshot is an etcd
 // revision: every read of a statement names it. A write batch is one etcd
-// transaction. One process writes a database at a time: it holds the
-// database's writer lease (key N "\1" "writer", attached to an etcd lease
-// it keeps alive), and every transaction is conditional on that key still
-// holding the value this process last wrote to it (its fence), so a
-// process that lost the lease (paused past the TTL, cut off from the
-// cluster) can never write again.
+// transaction, conditional on what the statement read (the keys it writes
+// unchanged since its snapshot, the rows it changes still there, the
+// catalog epoch it planned with: kv_store.h's WriteBatch conditions), so
+// several processes may write one database at once: a statement that lost
+// a race changes nothing and fails with Busy, and the engine runs it again
+// on a fresh snapshot. Each writing process keeps a key of its own,
+// N "\1proc/" <token>, attached to an etcd lease it renews; every
+// transaction advances it, which settles an outcome a failed call left
+// unknown, and the lease removes the process's ephemeral keys (a schema
+// lock) when it dies.
 #ifndef LEVELQL_ENGINE_STORAGE_ETCD_ETCD_STORE_H_
 #define LEVELQL_ENGINE_STORAGE_ETCD_ETCD_STORE_H_
 
