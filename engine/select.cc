@@ -112,7 +112,15 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
     keys::EncodeValue(v, keys::Direction::kAsc, &param_bytes);
   }
   run->fingerprint = Fingerprint(param_bytes, run->query->text_fingerprint);
+  if (resume && resume->snapshot_id != 0 && !view.snapshot) {
+    // The snapshot the first page read, where the store can give it again.
+    if (auto pinned = store_->SnapshotAt(resume->snapshot_id)) {
+      view.snapshot = std::move(pinned);
+    }
+  }
   run->ctx = NewContext(&run->params, &view);
+  if (view.txn_id == 0)
+    run->snapshot_id = store_->SnapshotId(run->ctx.snapshot.get());
   if (resume) {
     if (resume->fingerprint != run->fingerprint) {
       return Status::InvalidArgument(

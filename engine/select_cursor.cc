@@ -12,6 +12,7 @@ ResumePoint SelectRun::Point(ResumePoint::Kind kind, int64_t emitted) const {
   p.order_signature = exec.order_signature;
   p.emitted = emitted;
   p.txn_id = txn_id;
+  p.snapshot_id = snapshot_id;
   return p;
 }
 

@@ -63,6 +63,7 @@ struct SelectRun {
   std::vector<Value> params;
   ResumePoint start;         // the position the run starts after (kStart: none)
   uint64_t fingerprint = 0;  // of the statement and its parameter values
+  uint64_t snapshot_id = 0;  // KvStore::SnapshotId of what the run reads
   ExecContext ctx;
   SelectExecution exec;
 

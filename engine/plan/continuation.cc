@@ -10,9 +10,9 @@ namespace {
 
 // Token format version. Tokens are not persisted by levelql, but clients
 // keep them across upgrades: another version is a clean error.
-constexpr char kTokenVersion = 3;
+constexpr char kTokenVersion = 4;  // 4: the snapshot id
 constexpr size_t kMacBytes = 8;
-constexpr size_t kHeaderBytes = 2 + 5 * 8;  // version, kind, 5 x fixed64
+constexpr size_t kHeaderBytes = 2 + 6 * 8;  // version, kind, 6 x fixed64
 
 void PutFixed64(uint64_t v, std::string* out) {
   for (int i = 7; i >= 0; --i) out->push_back(static_cast<char>(v >> (8 * i)));
@@ -142,6 +142,7 @@ std::string EncodeToken(const ResumePoint& p, std::string_view secret) {
   PutFixed64(p.order_signature, &raw);
   PutFixed64(static_cast<uint64_t>(p.emitted), &raw);
   PutFixed64(p.txn_id, &raw);
+  PutFixed64(p.snapshot_id, &raw);
   if (p.kind == ResumePoint::Kind::kSortKey) {
     for (const Value& v : p.sort_key) {
       keys::EncodeValue(v, keys::Direction::kAsc, &raw);
@@ -206,6 +207,7 @@ Result<ResumePoint> DecodeToken(std::string_view token,
   if (emitted > static_cast<uint64_t>(INT64_MAX)) return Bad("negative count");
   p.emitted = static_cast<int64_t>(emitted);
   p.txn_id = GetFixed64(&body);
+  p.snapshot_id = GetFixed64(&body);
   switch (p.kind) {
     case ResumePoint::Kind::kSortKey:
       while (!body.empty()) {

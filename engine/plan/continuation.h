@@ -16,7 +16,8 @@
 // It also records which query it belongs to (a fingerprint of the statement
 // text and its parameter values), the transaction it was taken in (if any:
 // such a token may name rows no one else sees, and is refused outside that
-// transaction), the schema version, and a signature of the
+// transaction), the snapshot the first page read (resumed at it again on a
+// store that can: etcd), the schema version, and a signature of the
 // order (which scan, index, direction, spans, or sort keys): a plan with
 // another order (after ANALYZE, PRAGMA disable_rules, ...) refuses the token
 // instead of resuming at a position that means something else.
@@ -63,6 +64,11 @@ struct ResumePoint {
   // The transaction the token was taken in (0: none): it resumes only in
   // that transaction.
   uint64_t txn_id = 0;
+  // The store's id of the snapshot the query's first page read (0: none;
+  // KvStore::SnapshotId): a page resumed outside a transaction reads that
+  // snapshot again where the store can (etcd: a revision, until it is
+  // compacted), so all pages of a query read one consistent state.
+  uint64_t snapshot_id = 0;
   std::string key;              // kEntry, kPk
   std::vector<Value> sort_key;  // kSortKey: values at the sort keys
 };

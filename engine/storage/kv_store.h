@@ -148,11 +148,28 @@ class KvStore {
   // The iterator must not outlive the snapshot it reads.
   virtual std::unique_ptr<KvIterator> NewIterator(
       const KvSnapshot* snapshot) = 0;
+  // A number naming `snapshot` that SnapshotAt turns back into it, for a
+  // store that can re-create a snapshot later (etcd: its revision); 0 for
+  // one that cannot (LevelDB: a snapshot lives in the process).
+  virtual uint64_t SnapshotId(const KvSnapshot* snapshot) {
+    (void)snapshot;
+    return 0;
+  }
+  // The snapshot SnapshotId named; null when the store cannot re-create
+  // it. Reads of it fail (with Busy, naming the cause) when the store no
+  // longer holds that state (etcd: compacted).
+  virtual std::shared_ptr<const KvSnapshot> SnapshotAt(uint64_t id) {
+    (void)id;
+    return nullptr;
+  }
   // True when other processes may write the same database at once (etcd):
   // the engine then checks the catalog at each statement, serializes schema
   // changes through the store (engine/catalog/schema_lock.h), and gives each
   // batch its conditions.
   virtual bool shared() const { return false; }
+  // True when every read is a network round trip (etcd): independent reads
+  // are worth issuing concurrently (the buckets of a salted table).
+  virtual bool remote() const { return false; }
 };
 
 // Opens LevelDB at `path`; ":memory:" uses LevelDB's in-memory Env.

@@ -57,6 +57,7 @@ class OverlayStore : public KvStore {
   Status Write(const WriteBatch& batch, bool sync) override;
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override;
   bool shared() const override { return base_->shared(); }
+  bool remote() const override { return base_->remote(); }
 
  private:
   KvStore* base_;

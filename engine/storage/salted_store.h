@@ -67,11 +67,14 @@ bool KeyRangeId(std::string_view key, int64_t* id, size_t* id_size);
 // (all on the same snapshot), as described above.
 // `bucket_seeks`, when not null, counts the seeks of bucket iterators (for
 // EXPLAIN ANALYZE); it must outlive the iterator.
-// With `pin` >= 0, only that bucket of each salted range.
+// With `pin` >= 0, only that bucket of each salted range. With `parallel`
+// (the store's reads are round trips: KvStore::remote), the buckets are
+// positioned concurrently, a thread each.
 std::unique_ptr<KvIterator> NewSaltedIterator(
     std::shared_ptr<const SaltLayout> layout,
     std::function<std::unique_ptr<KvIterator>()> factory,
-    std::atomic<uint64_t>* bucket_seeks = nullptr, int pin = -1);
+    std::atomic<uint64_t>* bucket_seeks = nullptr, int pin = -1,
+    bool parallel = false);
 
 class SaltedStore : public KvStore {
  public:
@@ -96,6 +99,8 @@ class SaltedStore : public KvStore {
     return base_->Write(batch, sync);
   }
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override;
+  bool shared() const override { return base_->shared(); }
+  bool remote() const override { return base_->remote(); }
 
   // Reads of single buckets (an iterator positioning one bucket of a salted
   // range, or a Get) by this store and its iterators so far.

@@ -97,8 +97,10 @@ class Cursor {
   // Tokens are authenticated: an edited one is refused. A token names a
   // position, not a row count, so resuming costs what the first page costs
   // and rows written meanwhile are neither repeated nor skipped (a row
-  // present throughout is returned exactly once). Empty when the query
-  // cannot be resumed (results that are not a SELECT).
+  // present throughout is returned exactly once). On etcd a resumed page
+  // reads the revision the query's first page read (all pages are one
+  // state), and fails with Busy once the cluster has compacted it. Empty
+  // when the query cannot be resumed (results that are not a SELECT).
   virtual std::string ContinuationToken() const { return {}; }
   // A token for the page before this cursor's first row: resuming it
   // returns the `rows` rows that precede the row this cursor started after

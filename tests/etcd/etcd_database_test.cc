@@ -1,7 +1,8 @@
 // levelql on etcd end to end (issue 17): SQL through Database::Open with an
 // etcd:// URL, surviving the loss of the cluster's leader mid-scan and
 // mid-write, and a clear error when the revision a read needs has been
-// compacted. The tests that disturb a cluster start their own.
+// compacted, for a statement or for the pages of a continuation token. The
+// tests that disturb a cluster start their own.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -145,6 +146,98 @@ TEST(EtcdDatabaseTest, AReadOfACompactedRevisionFailsClearly) {
   EXPECT_NE(st.message().find("compacted"), std::string::npos);
   EXPECT_LT(rows, 2000);  // it stopped: no rows of another revision
   EXPECT_EQ(QueryText(*db, "SELECT COUNT(*) FROM t"), "(1000)");
+}
+
+// A salted table on etcd positions its buckets concurrently (a thread
+// each): the same rows, in the same order, as the unsalted table.
+TEST(EtcdDatabaseTest, SaltedTablesReadTheirBucketsConcurrently) {
+  auto endpoints = testing::SharedEtcdEndpoints();
+  ASSERT_TRUE(endpoints.ok()) << endpoints.status().ToString();
+  auto db = OpenOrDie("etcd://" + *endpoints + "/" + UniqueEtcdName("salt"));
+  ASSERT_NE(db, nullptr);
+  Exec(*db,
+       "CREATE TABLE ev (stamp INTEGER, id INTEGER, who TEXT, PRIMARY KEY "
+       "(stamp, id)) WITH (salt_buckets = 8);"
+       "CREATE INDEX ev_who ON ev (who, stamp DESC);"
+       "CREATE TABLE plain (stamp INTEGER, id INTEGER, who TEXT, PRIMARY KEY "
+       "(stamp, id));"
+       "CREATE INDEX plain_who ON plain (who, stamp DESC)");
+  std::string rows;
+  for (int i = 0; i < 400; ++i) {
+    rows += (i ? ",(" : "(") + std::to_string(i / 3) + "," +
+            std::to_string(i % 3) + ",'u" + std::to_string(i % 7) + "')";
+  }
+  Exec(*db, "INSERT INTO ev VALUES " + rows);
+  Exec(*db, "INSERT INTO plain VALUES " + rows);
+  for (const char* where :
+       {"ORDER BY stamp DESC, id DESC LIMIT 10",
+        "WHERE stamp BETWEEN 20 AND 40 ORDER BY stamp, id",
+        "WHERE who = 'u3' ORDER BY stamp DESC LIMIT 7 OFFSET 5",
+        "WHERE who >= 'u5' ORDER BY who, stamp DESC"}) {
+    const std::string salted =
+        QueryText(*db, std::string("SELECT stamp, id, who FROM ev ") + where);
+    EXPECT_EQ(salted, QueryText(*db, std::string("SELECT stamp, id, who FROM "
+                                                 "plain ") +
+                                         where))
+        << where;
+    EXPECT_EQ(salted.find("error"), std::string::npos) << salted;
+  }
+  EXPECT_TRUE(db->Execute("CHECK").ok());
+}
+
+// Every page resumed from a token reads the revision the first page read,
+// until the cluster compacts it: then a clear error, not rows of another
+// revision.
+TEST(EtcdDatabaseTest, PagesFromATokenReadTheFirstPagesRevision) {
+  auto cluster = EtcdCluster::Start(1);
+  ASSERT_TRUE(cluster.ok()) << cluster.status().ToString();
+  const std::string url = (*cluster)->Url("tokens");
+  auto db = OpenOrDie(url);
+  ASSERT_NE(db, nullptr);
+  Load(*db, 100);
+  auto stmt = db->Prepare("SELECT id FROM t WHERE grp >= 0 ORDER BY id");
+  ASSERT_TRUE(stmt.ok()) << stmt.status().ToString();
+  auto page = [](Cursor& cursor, int rows, std::string* ids) {
+    for (int i = 0; i < rows && cursor.Next(); ++i) {
+      *ids += std::to_string(cursor.row()[0].int_value()) + " ";
+    }
+    return cursor.status();
+  };
+  auto cursor = (*stmt)->Query();
+  ASSERT_TRUE(cursor.ok());
+  std::string first;
+  ASSERT_TRUE(page(**cursor, 10, &first).ok());
+  const std::string token = (*cursor)->ContinuationToken();
+  // Changes after the first page: not seen by the pages that follow.
+  Exec(*db, "DELETE FROM t WHERE id < 50; INSERT INTO t VALUES (500, 1, 'z')");
+  auto resumed = (*stmt)->Resume(token);
+  ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+  std::string rest;
+  ASSERT_TRUE(page(**resumed, 1000, &rest).ok());
+  std::string want;
+  for (int id = 10; id < 100; ++id) want += std::to_string(id) + " ";
+  EXPECT_EQ(rest, want);
+  // A new query reads the latest revision.
+  EXPECT_EQ(QueryText(*db, "SELECT COUNT(*) FROM t WHERE grp >= 0"), "(51)");
+
+  // A token whose revision was compacted away.
+  auto again = (*stmt)->Query();
+  ASSERT_TRUE(again.ok());
+  std::string ids;
+  ASSERT_TRUE(page(**again, 5, &ids).ok());
+  const std::string old_token = (*again)->ContinuationToken();
+  Exec(*db, "DELETE FROM t WHERE id > 90");
+  auto parsed = ParseEtcdUrl(url);
+  ASSERT_TRUE(parsed.ok());
+  ASSERT_TRUE(CompactEtcd(*parsed).ok());
+  auto late = (*stmt)->Resume(old_token);
+  Status st = late.ok() ? Status::OK() : late.status();
+  if (late.ok()) {
+    EXPECT_FALSE((*late)->Next());
+    st = (*late)->status();
+  }
+  EXPECT_EQ(st.code(), Status::Code::kBusy) << st.ToString();
+  EXPECT_NE(st.message().find("compacted"), std::string::npos);
 }
 
 }  // namespace

@@ -255,6 +255,16 @@ class EtcdStore : public KvStore {
   }
 
   bool shared() const override { return true; }
+  bool remote() const override { return true; }
+
+  uint64_t SnapshotId(const KvSnapshot* snapshot) override {
+    const auto* snap = static_cast<const EtcdSnapshot*>(snapshot);
+    return snap && snap->status().ok() ? snap->revision() : 0;
+  }
+  std::shared_ptr<const KvSnapshot> SnapshotAt(uint64_t id) override {
+    return std::make_shared<EtcdSnapshot>(static_cast<int64_t>(id),
+                                          Status::OK());
+  }
 
   // The cluster's latest revision: a linearizable read, so a statement sees
   // every write acknowledged to any process before it started.
