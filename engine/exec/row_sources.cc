@@ -62,12 +62,13 @@ class Fetch : public RowSource {
         ids_(std::move(ids)),
         stats_(stats),
         first_entry_of_(first_entry_of),
-        prefix_(rows::IdPrefix(table_->id)) {}
+        prefix_(rows::IdPrefix(table_->id)),
+        batched_(ctx->store->remote() && !ids_->reads_rows()) {}
 
   bool Next(Row* row) override {
-    while (FetchNext(row)) {
+    while (batched_ ? FetchNextBatched(row) : FetchNext(row)) {
       if (first_entry_of_ == nullptr ||
-          IsFirstEntry(*table_, *first_entry_of_, *row, ids_->entry_key())) {
+          IsFirstEntry(*table_, *first_entry_of_, *row, EntryKey())) {
         if (stats_) ++stats_->rows;
         return true;
       }
@@ -75,14 +76,21 @@ class Fetch : public RowSource {
     return false;
   }
   bool Position(ResumePoint::Kind* kind, std::string* key) const override {
+    if (batched_) {
+      if (!started_ || !current_.has_position) return false;
+      *kind = current_.kind;
+      *key = current_.position;
+      return true;
+    }
     return started_ && StreamPosition(*ids_, kind, key);
   }
   Status status() const override {
     return status_.ok() ? ids_->status() : status_;
   }
   bool SeekEntry(std::string_view target) override {
-    if (!started_ || first_entry_of_ != nullptr || !CanSeek(*ids_, target) ||
-        !ids_->SeekEntry(target)) {
+    // Batched, the stream is ahead of the row returned: step instead.
+    if (batched_ || !started_ || first_entry_of_ != nullptr ||
+        !CanSeek(*ids_, target) || !ids_->SeekEntry(target)) {
       return false;
     }
     started_ = false;  // on the entry the next row comes from
@@ -90,6 +98,78 @@ class Fetch : public RowSource {
   }
 
  private:
+  // A row read ahead (batched), with where the stream stood at it.
+  struct Ahead {
+    std::string key;  // the row's key
+    std::string entry_key;
+    std::string value;
+    Status status;
+    bool has_position = false;
+    ResumePoint::Kind kind = ResumePoint::Kind::kPk;
+    std::string position;
+  };
+  // Reads per batch: the first batch one row (a LIMIT 1 reads one), each
+  // further batch twice the last, up to one etcd transaction's worth.
+  static constexpr size_t kMaxBatch = 128;
+
+  std::string_view EntryKey() const {
+    return batched_ ? std::string_view(current_.entry_key) : ids_->entry_key();
+  }
+
+  // On a store whose every read is a round trip (KvStore::remote), the
+  // rows of the next keys of the stream are read in one MultiGet.
+  bool FetchNextBatched(Row* row) {
+    if (!status_.ok()) return false;
+    if (ahead_pos_ == ahead_.size() && !Fill()) return false;
+    current_ = std::move(ahead_[ahead_pos_++]);
+    started_ = true;
+    if (!current_.status.ok()) {
+      status_ =
+          current_.status.code() == Status::Code::kNotFound
+              ? Status::Corruption("index entry of table " + table_->name +
+                                   " points to a missing row")
+              : current_.status;
+      return false;
+    }
+    status_ = rows::DecodeRow(*table_, current_.key, current_.value, row);
+    return status_.ok();
+  }
+
+  // The next batch; false at the end of the stream (or its error).
+  bool Fill() {
+    ahead_.clear();
+    ahead_pos_ = 0;
+    std::vector<std::string> keys;
+    while (ahead_.size() < batch_) {
+      if (stream_used_ && ids_->Valid()) ids_->Next();
+      stream_used_ = true;
+      if (!ids_->Valid()) break;
+      Ahead a;
+      a.key = prefix_;
+      a.key.append(ids_->pk());
+      a.entry_key.assign(ids_->entry_key());
+      a.has_position = StreamPosition(*ids_, &a.kind, &a.position);
+      keys.push_back(a.key);
+      ahead_.push_back(std::move(a));
+    }
+    if (ahead_.empty()) return false;
+    batch_ = std::min(batch_ * 2, kMaxBatch);
+    std::vector<std::string> values;
+    std::vector<Status> statuses;
+    ctx_->store->MultiGet(ctx_->snapshot.get(), keys, &values, &statuses);
+    ++ctx_->seeks;
+    ctx_->keys_read += keys.size();
+    if (stats_) {
+      ++stats_->seeks;
+      stats_->keys += keys.size();
+    }
+    for (size_t i = 0; i < ahead_.size(); ++i) {
+      ahead_[i].value = std::move(values[i]);
+      ahead_[i].status = std::move(statuses[i]);
+    }
+    return true;
+  }
+
   bool FetchNext(Row* row) {
     // Advance lazily, so a LIMIT that stops pulling reads no key too many.
     if (started_) ids_->Next();
@@ -134,6 +214,14 @@ class Fetch : public RowSource {
   std::string key_;
   std::string value_;
   Status status_;
+  const bool batched_;
+  // Batched: the rows read ahead, the next one to return, the row last
+  // returned, and whether the stream's current key is already in a batch.
+  std::vector<Ahead> ahead_;
+  size_t ahead_pos_ = 0;
+  Ahead current_;
+  bool stream_used_ = false;
+  size_t batch_ = 1;
 };
 
 class IndexOnly : public RowSource {

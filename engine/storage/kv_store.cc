@@ -306,6 +306,17 @@ Result<std::unique_ptr<KvStore>> OpenLevelDbStoreWithEnv(
 
 namespace levelql {
 
+void KvStore::MultiGet(const KvSnapshot* snapshot,
+                       const std::vector<std::string>& keys,
+                       std::vector<std::string>* values,
+                       std::vector<Status>* statuses) {
+  values->resize(keys.size());
+  statuses->resize(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    (*statuses)[i] = Get(snapshot, keys[i], &(*values)[i]);
+  }
+}
+
 std::shared_ptr<const KvSnapshot> KvStore::GetSnapshotWithPrefix(
     std::string_view prefix,
     std::vector<std::pair<std::string, std::string>>* entries, Status* status) {

@@ -144,6 +144,13 @@ class KvStore {
   // NotFound when absent. `snapshot` may be null for the latest state.
   virtual Status Get(const KvSnapshot* snapshot, std::string_view key,
                      std::string* value) = 0;
+  // Get of each of `keys` at `snapshot`: (*values)[i] and (*statuses)[i]
+  // (NotFound when absent). A store whose every read is a round trip makes
+  // it one (etcd: one read-only transaction per 128 keys).
+  virtual void MultiGet(const KvSnapshot* snapshot,
+                        const std::vector<std::string>& keys,
+                        std::vector<std::string>* values,
+                        std::vector<Status>* statuses);
   virtual Status Write(const WriteBatch& batch, bool sync) = 0;
   // The iterator must not outlive the snapshot it reads.
   virtual std::unique_ptr<KvIterator> NewIterator(

@@ -407,6 +407,48 @@ Status SaltedStore::Get(const KvSnapshot* snapshot, std::string_view key,
   return Status::NotFound("no such key");
 }
 
+void SaltedStore::MultiGet(const KvSnapshot* snapshot,
+                           const std::vector<std::string>& keys,
+                           std::vector<std::string>* values,
+                           std::vector<Status>* statuses) {
+  values->assign(keys.size(), std::string());
+  statuses->assign(keys.size(), Status::OK());
+  std::vector<std::string> physical;
+  std::vector<size_t> where;  // index into `keys` of each physical key
+  for (size_t i = 0; i < keys.size(); ++i) {
+    int64_t id;
+    size_t id_size;
+    const SaltLayout::Range* range = nullptr;
+    if (!layout_->empty() && KeyRangeId(keys[i], &id, &id_size)) {
+      range = layout_->Find(id);
+    }
+    if (range == nullptr) {
+      physical.push_back(keys[i]);
+    } else if (range->is_table) {
+      const int b = rows::SaltBucket(std::string_view(keys[i]).substr(id_size),
+                                     range->buckets);
+      if (pin_ >= 0 && pin_ != b) {
+        (*statuses)[i] = Status::NotFound("no such key");
+        continue;
+      }
+      counter_->fetch_add(1, std::memory_order_relaxed);
+      physical.push_back(
+          rows::SaltedKey(keys[i], id_size, static_cast<uint8_t>(b)));
+    } else {
+      (*statuses)[i] = Get(snapshot, keys[i], &(*values)[i]);
+      continue;
+    }
+    where.push_back(i);
+  }
+  std::vector<std::string> found;
+  std::vector<Status> found_status;
+  base_->MultiGet(snapshot, physical, &found, &found_status);
+  for (size_t j = 0; j < where.size(); ++j) {
+    (*values)[where[j]] = std::move(found[j]);
+    (*statuses)[where[j]] = std::move(found_status[j]);
+  }
+}
+
 std::unique_ptr<KvIterator> SaltedStore::NewIterator(
     const KvSnapshot* snapshot) {
   KvStore* base = base_;

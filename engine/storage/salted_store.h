@@ -98,6 +98,12 @@ class SaltedStore : public KvStore {
   Status Write(const WriteBatch& batch, bool sync) override {
     return base_->Write(batch, sync);
   }
+  // Keys of a table go to the base store in one MultiGet (a row's bucket
+  // is known from its key); others are looked up as Get does.
+  void MultiGet(const KvSnapshot* snapshot,
+                const std::vector<std::string>& keys,
+                std::vector<std::string>* values,
+                std::vector<Status>* statuses) override;
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override;
   bool shared() const override { return base_->shared(); }
   bool remote() const override { return base_->remote(); }

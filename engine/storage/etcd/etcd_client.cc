@@ -158,6 +158,14 @@ Status EtcdClient::Txn(const etcdserverpb::TxnRequest& request,
                });
 }
 
+Status EtcdClient::ReadTxn(const etcdserverpb::TxnRequest& request,
+                           etcdserverpb::TxnResponse* response) {
+  return Retry("read transaction", true, nullptr,
+               [&](Member& m, grpc::ClientContext* context) {
+                 return m.kv->Txn(context, request, response);
+               });
+}
+
 Status EtcdClient::LeaseGrant(int64_t ttl_seconds, int64_t* lease_id) {
   etcdserverpb::LeaseGrantRequest request;
   request.set_ttl(ttl_seconds);

@@ -36,6 +36,9 @@ class EtcdClient {
   // cluster: the transaction may or may not have been applied.
   Status Txn(const etcdserverpb::TxnRequest& request,
              etcdserverpb::TxnResponse* response, bool* unknown);
+  // A transaction of reads only: safe to retry, like Range.
+  Status ReadTxn(const etcdserverpb::TxnRequest& request,
+                 etcdserverpb::TxnResponse* response);
   Status LeaseGrant(int64_t ttl_seconds, int64_t* lease_id);
   // Renews the lease once; `*ttl` is 0 when it has already expired.
   Status LeaseKeepAlive(int64_t lease_id, int64_t* ttl);

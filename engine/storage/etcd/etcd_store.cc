@@ -24,6 +24,8 @@ using etcdserverpb::RangeResponse;
 // the last, up to kMaxPage.
 constexpr int64_t kFirstPage = 16;
 constexpr int64_t kMaxPage = 1024;
+// Keys per read-only transaction of MultiGet: etcd's default --max-txn-ops.
+constexpr size_t kMultiGetKeys = 128;
 
 // A read at a revision already applied gives the same answer on every
 // member, so it needs no round through the leader (serializable); a read of
@@ -322,6 +324,49 @@ class EtcdStore : public KvStore {
     if (response.kvs_size() == 0) return Status::NotFound("key not found");
     *value = std::move(*response.mutable_kvs(0)->mutable_value());
     return Status::OK();
+  }
+
+  // Read-only transactions of up to kMultiGetKeys ranges at the snapshot's
+  // revision, each serializable, so any member answers without the leader.
+  void MultiGet(const KvSnapshot* snapshot,
+                const std::vector<std::string>& keys,
+                std::vector<std::string>* values,
+                std::vector<Status>* statuses) override {
+    values->assign(keys.size(), std::string());
+    statuses->assign(keys.size(), Status::OK());
+    std::shared_ptr<const KvSnapshot> latest;
+    if (!snapshot) {
+      latest = GetSnapshot();
+      snapshot = latest.get();
+    }
+    const auto* snap = static_cast<const EtcdSnapshot*>(snapshot);
+    for (size_t begin = 0; begin < keys.size(); begin += kMultiGetKeys) {
+      const size_t end = std::min(keys.size(), begin + kMultiGetKeys);
+      Status st = snap->status();
+      etcdserverpb::TxnResponse response;
+      if (st.ok()) {
+        etcdserverpb::TxnRequest request;
+        for (size_t i = begin; i < end; ++i) {
+          RangeRequest* range = request.add_success()->mutable_request_range();
+          range->set_key(layout_.Key(keys[i]));
+          SetRevision(range, snap->revision());
+        }
+        st = client_->ReadTxn(request, &response);
+      }
+      for (size_t i = begin; i < end; ++i) {
+        if (!st.ok()) {
+          (*statuses)[i] = st;
+          continue;
+        }
+        auto* range = response.mutable_responses(static_cast<int>(i - begin))
+                          ->mutable_response_range();
+        if (range->kvs_size() == 0) {
+          (*statuses)[i] = Status::NotFound("key not found");
+        } else {
+          (*values)[i] = std::move(*range->mutable_kvs(0)->mutable_value());
+        }
+      }
+    }
   }
 
   // One conditional Txn: the batch's own conditions (kv_store.h), and this
