@@ -486,7 +486,7 @@ Result<std::unique_ptr<Database>> OpenDatabaseOnStore(
       for (int64_t id : ids) {
         const std::string prefix = rows::IdPrefix(id);
         auto it = store->NewIterator(nullptr);
-        for (it->Seek(prefix);
+        for (SeekPrefix(it.get(), prefix);
              it->Valid() && it->key().substr(0, prefix.size()) == prefix;
              it->Next()) {
           batch.Delete(std::string(it->key()));

@@ -201,7 +201,7 @@ Status DatabaseImpl::BuildRanks(const IndexSchema& index) {
 
 Status DatabaseImpl::DeleteRange(const std::string& prefix, WriteBatch* batch) {
   auto it = store_->NewIterator(nullptr);
-  for (it->Seek(prefix);
+  for (SeekPrefix(it.get(), prefix);
        it->Valid() && it->key().substr(0, prefix.size()) == prefix;
        it->Next()) {
     batch->Delete(std::string(it->key()));

@@ -24,8 +24,9 @@ Status DeleteRangeInBatches(KvStore* store, const std::string& prefix,
     WriteBatch batch;
     auto it = store->NewIterator(nullptr);
     size_t n = 0;
-    for (it->Seek(prefix); it->Valid() && n < kBatch &&
-                           it->key().substr(0, prefix.size()) == prefix;
+    for (SeekPrefix(it.get(), prefix);
+         it->Valid() && n < kBatch &&
+         it->key().substr(0, prefix.size()) == prefix;
          it->Next(), ++n) {
       batch.Delete(std::string(it->key()));
     }
@@ -52,7 +53,7 @@ Result<std::vector<std::pair<std::string, std::string>>> Markers(
     KvStore* store, std::string_view prefix) {
   std::vector<std::pair<std::string, std::string>> out;
   auto it = store->NewIterator(nullptr);
-  for (it->Seek(prefix);
+  for (SeekPrefix(it.get(), prefix);
        it->Valid() && it->key().substr(0, prefix.size()) == prefix;
        it->Next()) {
     out.emplace_back(std::string(it->key()), std::string(it->value()));

@@ -266,6 +266,9 @@ Result<int64_t> DatabaseImpl::RunWriteInTxn(Session* session,
     ExecContext ctx;
     std::vector<Value> values;
     std::unique_ptr<WriteTxn> w;
+    // On a shared store another process may have taken the next rowids:
+    // count them again from this transaction's view.
+    if (store_->shared()) next_rowid_.clear();
     const std::map<int64_t, int64_t> rowids = next_rowid_;
     Result<int64_t> r =
         ExecuteWrite(stmt, params, &view, room, &ctx, &values, &w);

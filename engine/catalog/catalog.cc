@@ -337,7 +337,7 @@ Result<std::map<std::string, std::string>> ReadMarkers(
     KvStore* store, std::string_view prefix) {
   std::map<std::string, std::string> out;
   auto it = store->NewIterator(nullptr);
-  for (it->Seek(prefix);
+  for (SeekPrefix(it.get(), prefix);
        it->Valid() && it->key().substr(0, prefix.size()) == prefix;
        it->Next()) {
     out[std::string(it->key().substr(prefix.size()))] =
@@ -367,7 +367,14 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     state.token_key = NewTokenKey();
     batch.Put(std::string(kTokenKeyKey), state.token_key);
     PutNextId(1, &batch);
-    LQ_RETURN_IF_ERROR(store->Write(batch, true));
+    // Two processes creating one shared database at once: the first wins,
+    // the other reads what it wrote.
+    batch.ExpectValue(std::string(kFormatKey), std::nullopt);
+    s = store->Write(batch, true);
+    if (s.code() == Status::Code::kBusy && store->shared()) {
+      return LoadCatalog(store, read_only);
+    }
+    LQ_RETURN_IF_ERROR(s);
     return state;
   }
   LQ_RETURN_IF_ERROR(s);
@@ -418,7 +425,7 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   // Tables first, then their indexes.
   std::map<std::string, std::shared_ptr<TableSchema>> tables;
   auto it = store->NewIterator(nullptr);
-  for (it->Seek(kTablePrefix);
+  for (SeekPrefix(it.get(), kTablePrefix);
        it->Valid() && it->key().substr(0, kTablePrefix.size()) == kTablePrefix;
        it->Next()) {
     int64_t id;
@@ -456,7 +463,7 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
     tables[table->name] = table;
   }
   LQ_RETURN_IF_ERROR(it->status());
-  for (it->Seek(kIndexPrefix);
+  for (SeekPrefix(it.get(), kIndexPrefix);
        it->Valid() && it->key().substr(0, kIndexPrefix.size()) == kIndexPrefix;
        it->Next()) {
     int64_t id;
@@ -539,7 +546,7 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   }
   LQ_RETURN_IF_ERROR(it->status());
   for (auto& [name, table] : tables) state.tables[name] = table;
-  for (it->Seek(kStatsPrefix);
+  for (SeekPrefix(it.get(), kStatsPrefix);
        it->Valid() && it->key().substr(0, kStatsPrefix.size()) == kStatsPrefix;
        it->Next()) {
     std::string name(it->key().substr(kStatsPrefix.size()));

@@ -37,7 +37,7 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
     if (out->common.size() > kCommonValues) out->common.pop_back();
   };
   auto it = store->NewIterator(snapshot);
-  for (it->Seek(prefix);
+  for (SeekPrefix(it.get(), prefix);
        it->Valid() && it->key().substr(0, prefix.size()) == prefix;
        it->Next()) {
     const std::string_view key = it->key();

@@ -295,7 +295,7 @@ class TableCheck {
   Status CountRowsAndExpectedEntries(std::vector<int64_t>* expected) {
     auto it = store_->NewIterator(snapshot_);
     Row row;
-    for (it->Seek(table_prefix_);
+    for (SeekPrefix(it.get(), table_prefix_);
          it->Valid() && HasPrefix(it->key(), table_prefix_); it->Next()) {
       Status s = rows::DecodeRow(table_, it->key(), it->value(), &row);
       if (!s.ok()) {
@@ -348,8 +348,8 @@ class TableCheck {
     Batch batch;
     ParsedEntry e;
     std::string why;
-    for (it->Seek(prefix); it->Valid() && HasPrefix(it->key(), prefix);
-         it->Next()) {
+    for (SeekPrefix(it.get(), prefix);
+         it->Valid() && HasPrefix(it->key(), prefix); it->Next()) {
       report_->entries++;
       const std::string_view key = it->key(), value = it->value();
       if (!ParseEntry(table_, index, key, value, &e, &why)) {
@@ -434,7 +434,7 @@ class TableCheck {
   Status FindMissing(const std::vector<const IndexSchema*>& indexes) {
     auto it = store_->NewIterator(snapshot_);
     Row row;
-    for (it->Seek(table_prefix_);
+    for (SeekPrefix(it.get(), table_prefix_);
          it->Valid() && HasPrefix(it->key(), table_prefix_); it->Next()) {
       if (!rows::DecodeRow(table_, it->key(), it->value(), &row).ok()) {
         continue;  // reported by CountRowsAndExpectedEntries
@@ -574,8 +574,8 @@ Status CheckBuckets(KvStore* physical, const KvSnapshot* snapshot,
     const std::string prefix = rows::IdPrefix(id);
     const std::string what =
         index ? "index " + index->name : "table " + table.name;
-    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-         it->Next()) {
+    for (SeekPrefix(it.get(), prefix);
+         it->Valid() && it->key().starts_with(prefix); it->Next()) {
       std::string_view key = it->key();
       if (key.size() == prefix.size()) {
         ++report->misplaced;

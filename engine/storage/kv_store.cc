@@ -306,6 +306,17 @@ Result<std::unique_ptr<KvStore>> OpenLevelDbStoreWithEnv(
 
 namespace levelql {
 
+void SeekPrefix(KvIterator* it, std::string_view prefix) {
+  // The prefix's successor: its last byte below 0xff, incremented.
+  std::string upper(prefix);
+  while (!upper.empty() && static_cast<unsigned char>(upper.back()) == 0xff) {
+    upper.pop_back();
+  }
+  if (!upper.empty()) upper.back()++;
+  it->SetBounds(prefix, upper);
+  it->Seek(prefix);
+}
+
 void KvStore::MultiGet(const KvSnapshot* snapshot,
                        const std::vector<std::string>& keys,
                        std::vector<std::string>* values,

@@ -48,7 +48,8 @@ class KvIterator {
   // stays in. The iterator may then behave as if the store held no key
   // outside it (a caller must treat a key outside as it treats the end).
   // An iterator whose reads cost the whole range they name (etcd's: see
-  // etcd_store.cc) bounds them there; LevelDB's ignores it.
+  // etcd_store.cc) bounds them there; LevelDB's ignores it. A later call
+  // replaces the bounds (before the next Seek).
   virtual void SetBounds(std::string_view lower, std::string_view upper) {
     (void)lower;
     (void)upper;
@@ -60,6 +61,11 @@ class KvIterator {
   virtual std::string_view value() const = 0;
   virtual Status status() const = 0;
 };
+
+// Bounds `it` to the keys that start with `prefix` (SetBounds) and seeks to
+// the first: how a scan of one key range starts, so that a store whose
+// reads cost the range they name (etcd) reads that range only.
+void SeekPrefix(KvIterator* it, std::string_view prefix);
 
 // Puts and deletes applied together, all or nothing.
 //

@@ -334,6 +334,20 @@ TEST_F(TwoHandlesTest, TheFirstToCommitWinsAndTheOtherWritesNothing) {
   EXPECT_TRUE(a_->Execute("CHECK").ok());
 }
 
+TEST_F(TwoHandlesTest, HiddenRowidsAreCountedAgainAtEachStatement) {
+  Exec(*a_, "CREATE TABLE log (msg TEXT)");
+  Exec(*a_, "INSERT INTO log VALUES ('a1')");  // a counts rowid 1
+  Exec(*b_, "INSERT INTO log VALUES ('b1'), ('b2')");
+  Exec(*a_, "INSERT INTO log VALUES ('a2')");  // not rowid 2: b has it
+  Exec(*a_, "BEGIN");
+  Exec(*b_, "INSERT INTO log VALUES ('b3')");
+  Exec(*a_, "INSERT INTO log VALUES ('a3')");  // after b3, in the txn too
+  Exec(*a_, "COMMIT");
+  EXPECT_EQ(QueryText(*b_, "SELECT msg FROM log"),  // in rowid order
+            "(a1)(b1)(b2)(a2)(b3)(a3)");
+  EXPECT_TRUE(a_->Execute("CHECK").ok());
+}
+
 TEST_F(TwoHandlesTest, StatementsWaitForAnotherProcesssSchemaLock) {
   Exec(*a_,
        "CREATE TABLE t (id INTEGER PRIMARY KEY); PRAGMA busy_timeout = 300");
