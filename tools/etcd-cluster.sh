@@ -3,6 +3,7 @@
 #
 #   tools/etcd-cluster.sh start DIR [MEMBERS]   start MEMBERS (default 3)
 #   tools/etcd-cluster.sh stop DIR              stop exactly those processes
+#                                               and delete their data
 #   tools/etcd-cluster.sh kill-leader DIR       SIGKILL the current leader
 #                                               (prints its client address)
 #
@@ -46,6 +47,9 @@ stop() {
   done
   for pid in $pids; do kill -9 "$pid" 2>/dev/null || true; done
   rm -f "$dir/pids"
+  # The members' data (start begins a new cluster anyway): on /dev/shm it
+  # is memory. Their logs stay.
+  rm -rf "$dir"/m[0-9]*/
 }
 
 start() {
