@@ -82,7 +82,7 @@ if(LEVELQL_ETCD_ENABLED)
   add_library(levelql_etcd STATIC
     engine/storage/etcd/etcd_client.cc
     engine/storage/etcd/etcd_store.cc)
-  target_link_libraries(levelql_etcd PUBLIC levelql_base
+  target_link_libraries(levelql_etcd PUBLIC levelql_base levelql_indexes
     PRIVATE levelql_etcd_proto)
   target_include_directories(levelql_etcd PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 endif()

@@ -2,23 +2,12 @@
 // the catalog checked at each statement, schema changes under the schema
 // lock, write conflicts retried (engine/catalog/schema_lock.h).
 #include <chrono>
-#include <random>
-#include <thread>
 
 #include "engine/catalog/schema_lock.h"
 #include "engine/database_impl.h"
 
 namespace levelql {
 namespace {
-
-// A random pause that grows with the attempt: 1-2 ms, then up to 64 ms, so
-// that writers that collided do not collide again in step.
-void Backoff(int attempt) {
-  thread_local std::mt19937 rng(std::random_device{}());
-  const int cap = 1 << std::min(attempt + 1, 6);
-  std::this_thread::sleep_for(std::chrono::microseconds(
-      1000 + std::uniform_int_distribution<int>(0, cap * 1000)(rng)));
-}
 
 // A schema change of one batch on this thread (RunSchemaChange): Commit
 // makes its batch conditional on `expect` and replaces the epoch by `next`.
@@ -70,11 +59,9 @@ Status DatabaseImpl::SyncCatalog() {
     if (state.lock && !ours) {
       t_synced.reset();
       if (std::chrono::steady_clock::now() >= deadline) {
-        return Status::Busy("the schema of this database is being changed by " +
-                            LockHolder(*state.lock) +
-                            "; try again when it is done");
+        return SchemaLocked(*state.lock);
       }
-      Backoff(attempt);
+      ConflictBackoff(attempt);
       continue;
     }
     LQ_ASSIGN_OR_RETURN(CatalogState loaded,
@@ -179,7 +166,7 @@ Status DatabaseImpl::RunOneBatchSchemaChange(
         std::chrono::steady_clock::now() >= deadline) {
       return st;
     }
-    Backoff(attempt);
+    ConflictBackoff(attempt);
     LQ_RETURN_IF_ERROR(SyncCatalog());
     ForgetSyncedSnapshot();
   }
@@ -198,7 +185,7 @@ Result<int64_t> DatabaseImpl::RetryConflicts(
         std::chrono::steady_clock::now() >= deadline) {
       return result;
     }
-    Backoff(attempt);
+    ConflictBackoff(attempt);
     LQ_RETURN_IF_ERROR(SyncCatalog());
   }
 }

@@ -60,8 +60,17 @@ std::shared_ptr<const KvSnapshot> ReadSchemaState(KvStore* store,
   return snapshot;
 }
 
-std::string LockHolder(const std::string& lock) {
-  return lock.substr(0, lock.rfind('|'));  // "<holder>|<nonce>"
+Status SchemaLocked(const std::string& lock) {
+  return Status::Busy("the schema of this database is being changed by " +
+                      lock.substr(0, lock.rfind('|')) +  // "<holder>|<nonce>"
+                      "; try again when it is done");
+}
+
+void ConflictBackoff(int attempt) {
+  thread_local std::mt19937 rng(std::random_device{}());
+  const int cap = 1 << std::min(attempt + 1, 6);
+  std::this_thread::sleep_for(std::chrono::microseconds(
+      1000 + std::uniform_int_distribution<int>(0, cap * 1000)(rng)));
 }
 
 Result<SchemaLock> LockSchema(KvStore* store, int64_t timeout_ms) {
@@ -76,9 +85,7 @@ Result<SchemaLock> LockSchema(KvStore* store, int64_t timeout_ms) {
     ReadSchemaState(store, &state, &st);
     LQ_RETURN_IF_ERROR(st);
     if (state.lock) {
-      st =
-          Status::Busy("the schema of this database is being changed by " +
-                       LockHolder(*state.lock) + "; try again when it is done");
+      st = SchemaLocked(*state.lock);
     } else {
       WriteBatch batch;
       batch.PutEphemeral(std::string(kSchemaLockKey), held.lock);
@@ -95,8 +102,7 @@ Result<SchemaLock> LockSchema(KvStore* store, int64_t timeout_ms) {
         std::chrono::steady_clock::now() >= deadline) {
       return st;
     }
-    std::this_thread::sleep_for(
-        std::chrono::milliseconds(std::min(2 + 2 * attempt, 50)));
+    ConflictBackoff(attempt);
   }
 }
 

@@ -39,8 +39,13 @@ std::shared_ptr<const KvSnapshot> ReadSchemaState(KvStore* store,
                                                   SchemaState* state,
                                                   Status* status);
 
-// "process PID on host HOST": who holds the lock `lock`.
-std::string LockHolder(const std::string& lock);
+// Busy, naming who holds the schema lock `lock`.
+Status SchemaLocked(const std::string& lock);
+
+// A random pause that grows with `attempt` (1-2 ms, then up to 65 ms),
+// between tries after a conflict, so that writers that collided do not
+// collide again in step.
+void ConflictBackoff(int attempt);
 
 struct SchemaLock {
   std::string lock;                     // the lock key's value while held

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "engine/storage/leveldb_store.h"
+#include "indexes/key_codec.h"
 
 namespace levelql {
 namespace {
@@ -307,13 +308,7 @@ Result<std::unique_ptr<KvStore>> OpenLevelDbStoreWithEnv(
 namespace levelql {
 
 void SeekPrefix(KvIterator* it, std::string_view prefix) {
-  // The prefix's successor: its last byte below 0xff, incremented.
-  std::string upper(prefix);
-  while (!upper.empty() && static_cast<unsigned char>(upper.back()) == 0xff) {
-    upper.pop_back();
-  }
-  if (!upper.empty()) upper.back()++;
-  it->SetBounds(prefix, upper);
+  it->SetBounds(prefix, keys::PrefixSuccessor(prefix));
   it->Seek(prefix);
 }
 
@@ -334,8 +329,8 @@ std::shared_ptr<const KvSnapshot> KvStore::GetSnapshotWithPrefix(
   auto snapshot = GetSnapshot();
   entries->clear();
   auto it = NewIterator(snapshot.get());
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-       it->Next()) {
+  for (SeekPrefix(it.get(), prefix);
+       it->Valid() && it->key().starts_with(prefix); it->Next()) {
     entries->emplace_back(it->key(), it->value());
   }
   *status = it->status();

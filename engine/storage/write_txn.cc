@@ -172,7 +172,7 @@ void WriteTxn::Set(std::string key, std::optional<std::string> value) {
 void WriteTxn::ExpectPresent(const std::string& key) {
   // Only another process could have deleted it; a row this statement
   // wrote itself need not be in the snapshot.
-  if (store_->shared() && !writes_.count(key)) present_.push_back(key);
+  if (shared_ && !writes_.count(key)) present_.push_back(key);
 }
 
 WriteBatch WriteTxn::ToBatch() const {
@@ -270,7 +270,7 @@ Status WriteTxn::UpdateRow(const TableSchema& table, const Row& old_row,
   const bool same_bucket = old_bucket == new_bucket;
   const bool key_changed = old_key != new_key;
   new_key = Place(std::move(new_key), new_bucket);
-  ExpectPresent(Place(old_key, old_bucket));
+  if (shared_) ExpectPresent(Place(old_key, old_bucket));
   if (key_changed) {
     std::string existing;
     Status s = Get(new_key, &existing);

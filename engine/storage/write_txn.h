@@ -40,7 +40,9 @@ std::string UniqueKeyText(const TableSchema& table, const IndexSchema& index,
 class WriteTxn {
  public:
   WriteTxn(KvStore* store, std::shared_ptr<const KvSnapshot> snapshot)
-      : store_(store), snapshot_(std::move(snapshot)) {}
+      : store_(store),
+        snapshot_(std::move(snapshot)),
+        shared_(store->shared()) {}
 
   // A cursor over the statement's view: its snapshot overlaid with its
   // pending writes (deleted keys skipped), the salted ranges of `layout`
@@ -112,6 +114,7 @@ class WriteTxn {
 
   KvStore* store_;
   std::shared_ptr<const KvSnapshot> snapshot_;
+  bool shared_;  // store_->shared(): rows changed get ExpectPresent
   PendingWrites writes_;
   std::vector<std::string> present_;  // ExpectPresent's keys
   size_t bytes_ = 0;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "engine/storage/etcd/etcd_client.h"
+#include "indexes/key_codec.h"
 
 namespace levelql {
 namespace {
@@ -287,12 +288,8 @@ class EtcdStore : public KvStore {
       Status* status) override {
     RangeRequest request;
     request.set_key(layout_.Key(prefix));
-    std::string end = layout_.Key(prefix);
-    while (!end.empty() && static_cast<unsigned char>(end.back()) == 0xff) {
-      end.pop_back();
-    }
-    end.back()++;  // the prefix's successor (the name is never all 0xff)
-    request.set_range_end(end);
+    // Never empty: the database's keys start with its name and "\0".
+    request.set_range_end(keys::PrefixSuccessor(layout_.Key(prefix)));
     RangeResponse response;
     *status = client_->Range(request, &response);
     entries->clear();
