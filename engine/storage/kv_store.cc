@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "engine/storage/crc32c.h"
 #include "engine/storage/leveldb_store.h"
 #include "indexes/key_codec.h"
 
@@ -46,6 +47,14 @@ leveldb::Status PosixError(const std::string& name, int error) {
 // no memory budget (the sort's, issue 12) can account for. Read with pread,
 // the pages stay in the kernel's page cache, outside the process; decoded
 // blocks are cached in the block cache as before.
+//
+// Every read but the footer's is a block and its 5-byte trailer (a type
+// byte, then the masked CRC-32C of the block and the type byte), and this
+// file checks that CRC itself, with the CPU's crc32 instruction (crc32c.h),
+// so reads ask LevelDB for no check of their own (blocks_verified_). A
+// block that fails it is a Corruption error, never handed to LevelDB's
+// decoding (a damaged key there can abort the process). The footer (48
+// bytes ending in a magic number) has no CRC; LevelDB checks its magic.
 class PreadFile : public leveldb::RandomAccessFile {
  public:
   // `fd` < 0: too many files are open, so each read opens the file.
@@ -69,6 +78,11 @@ class PreadFile : public leveldb::RandomAccessFile {
     *result = leveldb::Slice(scratch, r < 0 ? 0 : static_cast<size_t>(r));
     if (r < 0) s = PosixError(name_, errno);
     if (fd_ < 0) ::close(fd);
+    // A short read is LevelDB's to report ("truncated block read").
+    if (s.ok() && static_cast<size_t>(r) == n && !IsFooter(scratch, n) &&
+        !TrailerMatches(scratch, n)) {
+      s = leveldb::Status::Corruption("block checksum mismatch", name_);
+    }
     return s;
   }
 
@@ -81,6 +95,30 @@ class PreadFile : public leveldb::RandomAccessFile {
   }
 
  private:
+  static constexpr size_t kTrailer = 5;  // type byte, fixed32 masked CRC
+
+  static uint64_t Fixed64(const char* p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i)
+      v = (v << 8) | static_cast<unsigned char>(p[i]);
+    return v;
+  }
+
+  // The footer: 48 bytes ending in LevelDB's table magic number. (Read at
+  // the size the MANIFEST records, which is not the file's end when bytes
+  // were appended to it.)
+  static bool IsFooter(const char* p, size_t n) {
+    return n == 48 && Fixed64(p + 40) == 0xdb4775248b80fb57ull;
+  }
+
+  static bool TrailerMatches(const char* block, size_t n) {
+    if (n < kTrailer) return false;
+    const auto* t = reinterpret_cast<const unsigned char*>(block + n - 4);
+    const uint32_t stored = uint32_t{t[0]} | (uint32_t{t[1]} << 8) |
+                            (uint32_t{t[2]} << 16) | (uint32_t{t[3]} << 24);
+    return crc32c::Unmask(stored) == crc32c::Value(block, n - 4);
+  }
+
   static int MaxOpenFds() {
     struct rlimit limit;
     if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 50;
@@ -205,6 +243,7 @@ class LevelDbStore : public KvStore {
       lo.create_if_missing = true;
     } else {
       lo.env = PreadEnv::Get();
+      store->blocks_verified_ = true;
       lo.create_if_missing = options.create_if_missing;
     }
     if (options.bloom_bits_per_key > 0) {
@@ -242,7 +281,9 @@ class LevelDbStore : public KvStore {
   Status Get(const KvSnapshot* snapshot, std::string_view key,
              std::string* value) override {
     leveldb::ReadOptions ro;
-    ro.verify_checksums = true;  // a damaged block is an error, not a crash
+    // A damaged block is an error, not a crash: PreadFile checks blocks
+    // read from files; LevelDB checks them in other environments.
+    ro.verify_checksums = !blocks_verified_;
     if (snapshot) {
       ro.snapshot = static_cast<const LevelDbSnapshot*>(snapshot)->get();
     }
@@ -274,7 +315,9 @@ class LevelDbStore : public KvStore {
 
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
     leveldb::ReadOptions ro;
-    ro.verify_checksums = true;  // a damaged block is an error, not a crash
+    // A damaged block is an error, not a crash: PreadFile checks blocks
+    // read from files; LevelDB checks them in other environments.
+    ro.verify_checksums = !blocks_verified_;
     if (snapshot) {
       ro.snapshot = static_cast<const LevelDbSnapshot*>(snapshot)->get();
     }
@@ -285,6 +328,7 @@ class LevelDbStore : public KvStore {
   LevelDbStore() = default;
 
   std::unique_ptr<leveldb::Env> env_;
+  bool blocks_verified_ = false;  // table files read through PreadFile
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   std::unique_ptr<leveldb::Cache> cache_;
   std::unique_ptr<leveldb::DB> db_;
