@@ -180,5 +180,56 @@ TEST(RankApply, ReportsCountsThatDisagreeWithTheEntries) {
   FAIL() << "removing the same entry again and again never disagreed";
 }
 
+// ranks::CountBetween equals the number of entries in [lo, hi) counted
+// directly, for ranges from empty to the whole index, bounds on entries and
+// between them, outside the index's range, and lo >= hi; and Rank(hi) -
+// Rank(lo).
+TEST(RankCount, CountBetweenEqualsTheEntriesInTheRange) {
+  std::mt19937_64 rng(20261125);
+  constexpr int64_t kSpan = 200000;
+  std::set<int64_t> present;
+  for (int i = 0; i < 60000; ++i) present.insert(rng() % kSpan);
+  Map store;
+  for (int64_t n : present) store[EntryKey(n)] = "";
+  Map nodes = Built(store);
+  store.insert(nodes.begin(), nodes.end());
+  MapIterator view(&store);
+  auto direct = [&](int64_t lo, int64_t hi) {
+    return static_cast<int64_t>(
+        std::distance(present.lower_bound(lo), present.lower_bound(hi)));
+  };
+  int checked = 0;
+  for (int i = 0; i < 400; ++i) {
+    const int64_t lo = static_cast<int64_t>(rng() % kSpan);
+    // Widths from 0 to the whole span, most of them short.
+    const int64_t width = static_cast<int64_t>(
+        rng() % (i % 4 == 0 ? kSpan : (i % 4 == 1 ? 5000 : 40)));
+    const int64_t hi = lo + width;
+    Result<int64_t> got =
+        ranks::CountBetween(kSpace, EntryKey(lo), EntryKey(hi), &view);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ASSERT_EQ(*got, hi >= kSpan ? direct(lo, kSpan) : direct(lo, hi))
+        << "[" << lo << ", " << hi << ")";
+    Result<int64_t> r_lo = ranks::Rank(kSpace, EntryKey(lo), &view);
+    Result<int64_t> r_hi = ranks::Rank(kSpace, EntryKey(hi), &view);
+    ASSERT_TRUE(r_lo.ok() && r_hi.ok());
+    ASSERT_EQ(*got, *r_hi - *r_lo);
+    ++checked;
+  }
+  // Bounds outside the entries: the index id itself, past its range, and
+  // reversed.
+  const std::string below = kSpace.entries;
+  const std::string above = kSpace.nodes;
+  const auto total = static_cast<int64_t>(present.size());
+  EXPECT_EQ(*ranks::CountBetween(kSpace, below, above, &view), total);
+  EXPECT_EQ(*ranks::CountBetween(kSpace, EntryKey(100), above, &view),
+            direct(100, kSpan));
+  EXPECT_EQ(*ranks::CountBetween(kSpace, below, EntryKey(100), &view),
+            direct(0, 100));
+  EXPECT_EQ(*ranks::CountBetween(kSpace, EntryKey(900), EntryKey(100), &view),
+            0);
+  EXPECT_EQ(checked, 400);
+}
+
 }  // namespace
 }  // namespace levelql

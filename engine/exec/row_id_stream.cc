@@ -195,10 +195,9 @@ class SpanStream : public RowIdStream {
     std::string end = keys::PrefixSuccessor(prefix);
     if (end.empty() || end > span.hi) end = span.hi;
     KvIterator* view = RankView();  // (sets space_)
-    Result<int64_t> here = ranks::Rank(space_, it_->key(), view);
-    Result<int64_t> there = ranks::Rank(space_, end, view);
-    if (!here.ok() || !there.ok()) {
-      Fail(!here.ok() ? here.status() : there.status());
+    Result<int64_t> run = ranks::CountBetween(space_, it_->key(), end, view);
+    if (!run.ok()) {
+      Fail(run.status());
       return 0;
     }
     if (end == span.hi) {
@@ -207,7 +206,7 @@ class SpanStream : public RowIdStream {
     } else {
       Reposition(end);
     }
-    return *there - *here;
+    return *run;
   }
 
   bool CountRemaining(int64_t* n) override {
@@ -216,16 +215,15 @@ class SpanStream : public RowIdStream {
     for (size_t s = span_; valid_ && s < spans_.size(); ++s) {
       const KeySpan& span = spans_[s];
       const bool first = s == span_;
-      Result<int64_t> lo = ranks::Rank(
+      KvIterator* view = RankView();  // (sets space_)
+      Result<int64_t> count = ranks::CountBetween(
           space_, first && !reverse_ ? std::string(it_->key()) : span.lo,
-          RankView());
-      Result<int64_t> hi = ranks::Rank(
-          space_, first && reverse_ ? After(it_->key()) : span.hi, RankView());
-      if (!lo.ok() || !hi.ok()) {
-        Fail(!lo.ok() ? lo.status() : hi.status());
+          first && reverse_ ? After(it_->key()) : span.hi, view);
+      if (!count.ok()) {
+        Fail(count.status());
         return false;
       }
-      *n += *hi - *lo;
+      *n += *count;
     }
     return status_.ok();
   }

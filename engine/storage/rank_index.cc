@@ -288,30 +288,85 @@ Status Apply(const Space& space,
   return Status::OK();
 }
 
+namespace {
+
+// A descent's target: the suffix every counted entry sorts below.
+std::string Target(const Space& space, std::string_view key) {
+  return StartsWith(key, space.entries)
+             ? std::string(key.substr(space.entries.size()))
+             : kSentinel;
+}
+
+// One descent step at a level: from the node after `*prev` (the start of
+// the level when empty), adds the counts of the nodes below `target` to
+// *acc and leaves *prev at the last of them.
+Status Walk(std::string_view lp, bool counted, const std::string& target,
+            KvIterator* view, std::string* prev, int64_t* acc) {
+  for (view->Seek(prev->empty() ? std::string(lp)
+                                : After(std::string(lp) + *prev));
+       view->Valid() && StartsWith(view->key(), lp); view->Next()) {
+    std::string_view ns = view->key().substr(lp.size());
+    if (ns >= target) break;
+    int64_t n = 1;
+    if (counted) LQ_RETURN_IF_ERROR(ReadCount(view->value(), &n));
+    *acc += n;
+    prev->assign(ns);
+  }
+  return view->status();
+}
+
+std::string LevelStart(const Space& space, int level) {
+  return level == 0 ? space.entries : LevelPrefix(space, level);
+}
+
+}  // namespace
+
 Result<int64_t> Rank(const Space& space, std::string_view key,
                      KvIterator* view) {
   if (key <= space.entries) return int64_t{0};
-  // Entry suffixes all sort below the sentinel's single ff byte.
-  const std::string s = StartsWith(key, space.entries)
-                            ? std::string(key.substr(space.entries.size()))
-                            : kSentinel;
+  const std::string s = Target(space, key);
   int64_t acc = 0;
   std::string prev;  // the last node passed (none: empty)
   for (int level = kMaxLevel; level >= 0; --level) {
-    const std::string lp =
-        level == 0 ? space.entries : LevelPrefix(space, level);
-    for (view->Seek(prev.empty() ? lp : After(lp + prev));
+    LQ_RETURN_IF_ERROR(
+        Walk(LevelStart(space, level), level > 0, s, view, &prev, &acc));
+  }
+  return acc;
+}
+
+Result<int64_t> CountBetween(const Space& space, std::string_view lo,
+                             std::string_view hi, KvIterator* view) {
+  if (hi <= lo) return int64_t{0};
+  if (lo <= space.entries) return Rank(space, hi, view);
+  const std::string s_lo = Target(space, lo);
+  const std::string s_hi = Target(space, hi);
+  int64_t acc_lo = 0, acc_hi = 0;
+  std::string prev_lo, prev_hi;
+  for (int level = kMaxLevel; level >= 0; --level) {
+    const std::string lp = LevelStart(space, level);
+    if (prev_lo != prev_hi) {
+      LQ_RETURN_IF_ERROR(Walk(lp, level > 0, s_lo, view, &prev_lo, &acc_lo));
+      LQ_RETURN_IF_ERROR(Walk(lp, level > 0, s_hi, view, &prev_hi, &acc_hi));
+      continue;
+    }
+    // Both descents passed the same node: one walk serves both, the nodes
+    // below `lo` counting for both and those up to `hi` for hi's alone.
+    for (view->Seek(prev_lo.empty() ? lp : After(lp + prev_lo));
          view->Valid() && StartsWith(view->key(), lp); view->Next()) {
       std::string_view ns = view->key().substr(lp.size());
-      if (ns >= s) break;
+      if (ns >= s_hi) break;
       int64_t n = 1;
       if (level > 0) LQ_RETURN_IF_ERROR(ReadCount(view->value(), &n));
-      acc += n;
-      prev.assign(ns);
+      if (ns < s_lo) {
+        acc_lo += n;
+        prev_lo.assign(ns);
+      }
+      acc_hi += n;
+      prev_hi.assign(ns);
     }
     LQ_RETURN_IF_ERROR(view->status());
   }
-  return acc;
+  return acc_hi - acc_lo;
 }
 
 Result<std::string> EntryAt(const Space& space, int64_t target,

@@ -67,6 +67,11 @@ Status Apply(const Space& space,
 // bounds of the index's range).
 Result<int64_t> Rank(const Space& space, std::string_view key,
                      KvIterator* view);
+// Rank(hi) - Rank(lo): the entries with lo <= key < hi (0 when hi <= lo),
+// in one descent while both targets pass the same nodes (the top levels),
+// so a range costs little more than one Rank.
+Result<int64_t> CountBetween(const Space& space, std::string_view lo,
+                             std::string_view hi, KvIterator* view);
 // The key of the entry at 0-based position `target`; NotFound past the end.
 Result<std::string> EntryAt(const Space& space, int64_t target,
                             KvIterator* view);
