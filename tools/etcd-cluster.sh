@@ -6,6 +6,8 @@
 #                                               and delete their data
 #   tools/etcd-cluster.sh kill-leader DIR       SIGKILL the current leader
 #                                               (prints its client address)
+#   tools/etcd-cluster.sh restart DIR           start the killed members again
+#                                               (on their data; they rejoin)
 #
 # `start` picks free ports on 127.0.0.1, keeps every member's data under DIR,
 # waits until the cluster is healthy, and writes DIR/endpoints (the client
@@ -17,7 +19,8 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 start DIR [MEMBERS] | stop DIR | kill-leader DIR" >&2
+  echo "usage: $0 start DIR [MEMBERS] | stop DIR | kill-leader DIR |" \
+    "restart DIR" >&2
   exit 2
 }
 
@@ -68,32 +71,74 @@ start() {
     endpoints+="${endpoints:+,}127.0.0.1:${ports[2 * i]}"
   done
   : >"$dir/pids"
+  : >"$dir/members"
   for ((i = 0; i < members; i++)); do
-    local client=${ports[2 * i]} peer=${ports[2 * i + 1]}
-    etcd --name "m$i" --data-dir "$dir/m$i" \
-      --listen-client-urls "http://127.0.0.1:$client" \
-      --advertise-client-urls "http://127.0.0.1:$client" \
-      --listen-peer-urls "http://127.0.0.1:$peer" \
-      --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
-      --initial-cluster "$cluster" --initial-cluster-state new \
-      --initial-cluster-token "levelql-$$" \
-      --max-txn-ops 100000 --max-request-bytes 67108864 \
-      --logger zap --log-outputs "$dir/m$i.log" \
-      </dev/null >"$dir/m$i.out" 2>&1 &
+    echo "$i ${ports[2 * i]} ${ports[2 * i + 1]} $cluster" >>"$dir/members"
+    launch "$dir" "$i" "${ports[2 * i]}" "${ports[2 * i + 1]}" "$cluster" new
     echo $! >>"$dir/pids"
   done
   echo "$endpoints" >"$dir/endpoints"
-  for _ in $(seq 200); do
-    if ETCDCTL_API=3 etcdctl --endpoints "$endpoints" endpoint health \
-      >/dev/null 2>&1; then
-      echo "etcd cluster of $members on $endpoints (data in $dir)"
+  if wait_healthy "$endpoints"; then
+    echo "etcd cluster of $members on $endpoints (data in $dir)"
+    return 0
+  fi
+  echo "etcd cluster did not become healthy; logs in $dir/m*.log" >&2
+  stop "$dir"
+  exit 1
+}
+
+# launch DIR I CLIENT_PORT PEER_PORT CLUSTER STATE: member I in the background.
+launch() {
+  local dir=$1 i=$2 client=$3 peer=$4 cluster=$5 state=$6
+  etcd --name "m$i" --data-dir "$dir/m$i" \
+    --listen-client-urls "http://127.0.0.1:$client" \
+    --advertise-client-urls "http://127.0.0.1:$client" \
+    --listen-peer-urls "http://127.0.0.1:$peer" \
+    --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
+    --initial-cluster "$cluster" --initial-cluster-state "$state" \
+    --initial-cluster-token "levelql-$(basename "$dir")" \
+    --max-txn-ops 100000 --max-request-bytes 67108864 \
+    --logger zap --log-outputs "$dir/m$i.log" \
+    </dev/null >>"$dir/m$i.out" 2>&1 &
+}
+
+wait_healthy() {  # every member of $1 answers, within 20 s
+  local deadline=$((SECONDS + 20))
+  while [ $SECONDS -lt $deadline ]; do
+    if ETCDCTL_API=3 etcdctl --dial-timeout 1s --command-timeout 2s \
+      --endpoints "$1" endpoint health >/dev/null 2>&1; then
       return 0
     fi
     sleep 0.1
   done
-  echo "etcd cluster did not become healthy; logs in $dir/m*.log" >&2
-  stop "$dir"
-  exit 1
+  return 1
+}
+
+# Whether process $1 runs (a killed member nobody reaped yet is a zombie).
+alive() {
+  local state
+  state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "${state:0:1}" != Z ]
+}
+
+# Starts each member whose process is gone again, on its data directory
+# (a restarted member catches up from the leader), and waits for health.
+restart() {
+  local dir=$1 i client peer cluster pid
+  local -a pids
+  mapfile -t pids <"$dir/pids"
+  while read -r i client peer cluster; do
+    pid=${pids[$i]}
+    alive "$pid" && continue
+    launch "$dir" "$i" "$client" "$peer" "$cluster" existing
+    pids[$i]=$!
+    echo "restarted m$i on 127.0.0.1:$client"
+  done <"$dir/members"
+  printf '%s\n' "${pids[@]}" >"$dir/pids"
+  wait_healthy "$(cat "$dir/endpoints")" || {
+    echo "etcd cluster did not become healthy again; logs in $dir/m*.log" >&2
+    exit 1
+  }
 }
 
 kill_leader() {
@@ -121,5 +166,6 @@ case $1 in
   start) start "$2" "${3:-3}" ;;
   stop) stop "$2" ;;
   kill-leader) kill_leader "$2" ;;
+  restart) restart "$2" ;;
   *) usage ;;
 esac

@@ -77,6 +77,11 @@ Result<std::string> EtcdCluster::KillLeader() {
   return Run(Script() + " kill-leader " + dir_);
 }
 
+Status EtcdCluster::RestartKilled() {
+  Result<std::string> out = Run(Script() + " restart " + dir_ + " 2>&1");
+  return out.ok() ? Status::OK() : out.status();
+}
+
 Result<std::string> SharedEtcdEndpoints() {
   const char* dir = getenv("LEVELQL_ETCD_DIR");
   if (!dir || !*dir) {

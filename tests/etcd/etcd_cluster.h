@@ -26,6 +26,8 @@ class EtcdCluster {
   std::string Url(const std::string& name) const;
   // SIGKILLs the leader; returns its client address.
   Result<std::string> KillLeader();
+  // Starts the killed members again on their data; they rejoin.
+  Status RestartKilled();
 
  private:
   explicit EtcdCluster(std::string dir, bool owned)

@@ -11,6 +11,11 @@
 //
 // The two writers also run while the cluster's leader is killed.
 //
+// `make soak` runs the same with more of everything, from a fresh seed:
+// LEVELQL_WRITERS processes (default 2), LEVELQL_WRITER_STATEMENTS each
+// (default 160), LEVELQL_LEADER_KILLS leaders killed at random moments
+// (default 1, in the second test), LEVELQL_SEED the writers' seed.
+//
 // The writers are this test binary run again (a child's only test is
 // WriterProcess, selected by --gtest_filter, with its role in the
 // environment): fork() would copy the parent's gRPC threads.
@@ -32,6 +37,7 @@
 #include "engine/storage/etcd/etcd_store.h"
 #include "levelql/database.h"
 #include "tests/etcd/etcd_cluster.h"
+#include "tests/support/env.h"
 #include "tests/support/sql_text.h"
 
 extern char** environ;
@@ -43,24 +49,34 @@ using testing::Exec;
 using testing::QueryText;
 using testing::UniqueEtcdName;
 
-constexpr int kAccounts = 8;      // rows both writers increment
-constexpr int kTags = 24;         // UNIQUE keys both writers claim
-constexpr int kStatements = 160;  // per writer
+constexpr int kAccounts = 8;  // rows every writer increments
+constexpr int kTags = 24;     // UNIQUE keys every writer claims
+
+int Writers() {
+  return static_cast<int>(testing::EnvInt("LEVELQL_WRITERS", 2));
+}
+int Statements() {
+  return static_cast<int>(testing::EnvInt("LEVELQL_WRITER_STATEMENTS", 160));
+}
+uint64_t WriterSeed() {
+  return testing::TestSeeds("EtcdWritersTest", {20261125})[0];
+}
 
 // One writer's statements, from its seed; what succeeded goes to `log`:
 // "inc ID", "claim TAG", "unclaim TAG", "event SEQ", "index".
 int RunWriter(const std::string& url, int writer, const std::string& log) {
+  const int statements = Statements();
   auto db = Database::Open(url);
   if (!db.ok()) {
     fprintf(stderr, "writer %d: %s\n", writer, db.status().ToString().c_str());
     return 1;
   }
   std::ofstream out(log);
-  std::mt19937 rng(20261125 + writer);
+  std::mt19937 rng(static_cast<uint32_t>(WriterSeed()) + writer);
   std::set<int> mine;  // tags this writer holds
   int busy = 0;
-  for (int i = 0; i < kStatements; ++i) {
-    if (writer == 0 && i == kStatements / 2) {
+  for (int i = 0; i < statements; ++i) {
+    if (writer == 0 && i == statements / 2) {
       Status st = (*db)->Execute("CREATE INDEX claims_by ON claims (writer)");
       if (!st.ok()) {
         fprintf(stderr, "writer 0: %s\n", st.ToString().c_str());
@@ -164,7 +180,8 @@ void RunTwoWriters(const std::string& url,
   const std::string dir = ::testing::TempDir();
   std::vector<std::string> logs;
   std::vector<pid_t> pids;
-  for (int w = 0; w < 2; ++w) {
+  const int writers = Writers();
+  for (int w = 0; w < writers; ++w) {
     logs.push_back(dir + "/levelql-writer-" + std::to_string(getpid()) + "-" +
                    std::to_string(w) + ".log");
     pids.push_back(SpawnWriter(url, w, logs.back()));
@@ -180,10 +197,10 @@ void RunTwoWriters(const std::string& url,
 
   // What the writers were told succeeded.
   std::map<int, int> increments;
-  std::set<int> held[2];  // the tags each writer holds at its end
+  std::vector<std::set<int>> held(writers);  // each writer's tags at its end
   std::set<std::pair<int, int>> events;
   int busy = 0;
-  for (int w = 0; w < 2; ++w) {
+  for (int w = 0; w < writers; ++w) {
     std::ifstream in(logs[w]);
     std::string what;
     int arg = 0;
@@ -211,13 +228,13 @@ void RunTwoWriters(const std::string& url,
   }
   // A UNIQUE key both writers were told they hold is a lost write.
   std::map<int, int> owner;  // tag -> writer
-  for (int w = 0; w < 2; ++w) {
+  for (int w = 0; w < writers; ++w) {
     for (int tag : held[w]) {
       EXPECT_TRUE(owner.emplace(tag, w).second)
           << "tag " << tag << " acknowledged to both writers";
     }
   }
-  EXPECT_LE(busy, kStatements / 20) << "statements that gave up";
+  EXPECT_LE(busy, writers * Statements() / 40) << "statements that gave up";
   EXPECT_GT(increments.size(), 0u);
 
   auto db = Database::Open(url);
@@ -241,7 +258,7 @@ void RunTwoWriters(const std::string& url,
   }
   EXPECT_EQ(QueryText(**db, "SELECT tag, writer FROM claims ORDER BY tag"),
             want);
-  for (int w = 0; w < 2; ++w) {
+  for (int w = 0; w < writers; ++w) {
     int held = 0;
     for (auto& [tag, holder] : owner) held += holder == w;
     EXPECT_EQ(QueryText(**db, "SELECT COUNT(*) FROM claims WHERE writer = " +
@@ -273,10 +290,24 @@ TEST(EtcdWritersTest, TwoProcessesWriteOneDatabase) {
 TEST(EtcdWritersTest, TwoProcessesWriteWhileTheLeaderIsKilled) {
   auto cluster = testing::EtcdCluster::Start(3);
   ASSERT_TRUE(cluster.ok()) << cluster.status().ToString();
+  const int64_t kills = testing::EnvInt("LEVELQL_LEADER_KILLS", 1);
+  std::mt19937 rng(static_cast<uint32_t>(WriterSeed()));
   RunTwoWriters((*cluster)->Url("writers"), [&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
-    auto killed = (*cluster)->KillLeader();
-    EXPECT_TRUE(killed.ok()) << killed.status().ToString();
+    for (int64_t k = 0; k < kills; ++k) {
+      // The first after 400 ms (the writers are under way); later ones at
+      // random moments, each after the killed member came back (a cluster
+      // of 3 loses its quorum with 2 down).
+      if (k > 0) {
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(200 + rng() % 1500));
+        Status back = (*cluster)->RestartKilled();
+        ASSERT_TRUE(back.ok()) << back.ToString();
+      }
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(k == 0 ? 400 : 200 + rng() % 1500));
+      auto killed = (*cluster)->KillLeader();
+      EXPECT_TRUE(killed.ok()) << killed.status().ToString();
+    }
   });
 }
 

@@ -2,7 +2,8 @@
 # The long pass of the reliability tests (`make soak-reliability`, also run
 # by `make soak`): 1,000 SIGKILLs, 400 power cuts, every fault injection,
 # 60 s per concurrency variant, the interrupt test, 2,000 damaged databases,
-# 100,000 hostile statements and the limits, all from one fresh seed.
+# 100,000 hostile statements, the limits, and 4 writer processes on etcd
+# through 5 leader kills, all from one fresh seed.
 #
 #   SOAK_KILLS    crash_test SIGKILLs (default 1000)
 #   LEVELQL_SEED  the seed (default: a fresh one, printed)
@@ -53,6 +54,25 @@ run corruption_test env LEVELQL_CORRUPTIONS=2000 \
 run hostile_input_test env LEVELQL_HOSTILE_INPUTS=100000 \
   "$bin/limits/hostile_input_test"
 run limits_test "$bin/limits/limits_test"
+# Several writers on etcd (issue 17), when levelql was built with etcd and
+# etcd is installed: 4 processes, 1,000 statements each, 5 leaders killed
+# at random moments (each restarted before the next), on a cluster of its own.
+if [ -x "$bin/etcd/etcd_writers_test" ] && command -v etcd >/dev/null; then
+  etcd_dir=$(mktemp -d "${TMPDIR:-/tmp}/levelql-soak-etcd.XXXXXX")
+  if "$root/tools/etcd-cluster.sh" start "$etcd_dir" >"$logs/etcd.log" 2>&1
+  then
+    run etcd_writers_test env LEVELQL_ETCD_DIR="$etcd_dir" LEVELQL_WRITERS=4 \
+      LEVELQL_WRITER_STATEMENTS=1000 LEVELQL_LEADER_KILLS=5 \
+      "$bin/etcd/etcd_writers_test" --gtest_filter='EtcdWritersTest.*'
+  else
+    status=1
+    echo "FAILED: the etcd cluster did not start (log: $logs/etcd.log)"
+  fi
+  "$root/tools/etcd-cluster.sh" stop "$etcd_dir" >/dev/null 2>&1
+  rm -rf "$etcd_dir"
+else
+  echo "skipped: etcd_writers_test (levelql built without etcd, or etcd not installed)"
+fi
 [ $status = 0 ] && echo "soak-reliability: passed (seed $seed)"
 [ $status != 0 ] && echo "soak-reliability: FAILED (seed $seed)"
 exit $status
