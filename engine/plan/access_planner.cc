@@ -326,6 +326,9 @@ class Planner {
         if (ors.size() < 2) continue;
         Choice u = PlanUnion(ors);
         if (!u.keys && !u.empty) continue;
+        // Exact branches answer this OR term exactly: the whole WHERE
+        // clause when it is the only term.
+        u.exact = u.exact && terms.size() == 1;
         if (u.cost < best.cost) best = std::move(u);
       }
     }
@@ -381,9 +384,13 @@ class Planner {
     return best;
   }
 
+  // The merge union of one plan per disjunct; exact when every branch
+  // reads exactly the rows its disjunct is true for (then so does the
+  // union for the OR: duplicates are merged away).
   Choice PlanUnion(const std::vector<const BoundExpr*>& disjuncts) {
     Choice u;
     u.pk_sorted = true;
+    u.exact = true;
     auto node = Node(Kind::kUnion, "", 0);
     for (const BoundExpr* d : disjuncts) {
       std::vector<const BoundExpr*> terms;
@@ -391,6 +398,7 @@ class Planner {
       Choice c = PlanAnd(terms, nullptr, -1, false);
       if (c.empty) continue;
       if (!c.keys) return Choice();  // a disjunct needs a full scan
+      u.exact = u.exact && c.exact;
       std::unique_ptr<PlanNode> keys = std::move(c.keys);
       if (!c.pk_sorted) {
         keys = Wrap(Kind::kSortKeys, "", std::move(keys));
