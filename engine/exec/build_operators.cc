@@ -237,19 +237,24 @@ std::unique_ptr<RowSource> BuildOperators(
                     node->run_components});
       break;
     case Kind::kMergeJoin:
-    case Kind::kNestedLoop: {
+    case Kind::kNestedLoop:
+    case Kind::kHashJoin: {
       auto input = [node, ctx, t](size_t i) {
         const auto& table = node->join_tables[i];
         return BuildOperators(node->children[i].get(), ctx, table ? table : t);
       };
-      out = node->kind == Kind::kMergeJoin
-                ? NewMergeJoin(
-                      input(0), input(1), node->left_key, node->right_key,
-                      node->join_collation, node->reverse,
-                      node->seek_right ? RightSeekTarget(*node) : nullptr)
-                : NewNestedLoop(
-                      input(0), [input] { return input(1); },
-                      ctx->sort_memory_bytes);
+      if (node->kind == Kind::kMergeJoin) {
+        out = NewMergeJoin(input(0), input(1), node->left_key, node->right_key,
+                           node->join_collation, node->reverse,
+                           node->seek_right ? RightSeekTarget(*node) : nullptr);
+      } else if (node->kind == Kind::kHashJoin) {
+        out = NewHashJoin(
+            input(0), [input] { return input(1); }, node->left_key,
+            node->right_key, node->join_collation, ctx->sort_memory_bytes);
+      } else {
+        out = NewNestedLoop(
+            input(0), [input] { return input(1); }, ctx->sort_memory_bytes);
+      }
       break;
     }
     case Kind::kDistinct:

@@ -1,5 +1,9 @@
 #include "engine/exec/join.h"
 
+#include <cstring>
+#include <functional>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/exec/row_memory.h"
@@ -190,6 +194,145 @@ class NestedLoop : public RowSource {
   size_t next_ = 0;
 };
 
+// A hash of a join key that is equal for keys CompareValues finds equal:
+// numbers by their value as a double (1 = 1.0), text by its collation's
+// sort key (equal exactly when the collation compares equal). Keys that
+// collide are told apart by comparing them.
+uint64_t KeyHash(const Value& v, const Collation* collation,
+                 std::string* scratch) {
+  scratch->clear();
+  if (v.is_numeric()) {
+    double d = v.AsDouble();
+    if (d == 0) d = 0;  // -0.0 = 0.0
+    scratch->push_back('n');
+    char bytes[sizeof d];
+    std::memcpy(bytes, &d, sizeof d);
+    scratch->append(bytes, sizeof d);
+  } else if (v.type() == Type::kText) {
+    scratch->push_back('t');
+    if (collation) {
+      collation->SortKey(v.text(), scratch);
+    } else {
+      scratch->append(v.text());
+    }
+  } else if (v.type() == Type::kBlob) {
+    scratch->push_back('b');
+    scratch->append(v.text());
+  } else {
+    scratch->push_back('l');  // lists: all alike, compared
+  }
+  return std::hash<std::string_view>()(*scratch);
+}
+
+class HashJoin : public RowSource {
+ public:
+  HashJoin(std::unique_ptr<RowSource> left, RowSourceFactory open_right,
+           int left_key, int right_key, const Collation* collation,
+           int64_t memory_bytes)
+      : left_(std::move(left)),
+        open_right_(std::move(open_right)),
+        left_key_(left_key),
+        right_key_(right_key),
+        collation_(collation),
+        memory_bytes_(memory_bytes) {}
+
+  bool Next(Row* out) override {
+    if (!status_.ok()) return false;
+    if (!loaded_) {
+      loaded_ = true;
+      Load();
+      if (!status_.ok()) return false;
+    }
+    if (!rescan_ && inner_.empty()) return false;  // nothing to pair with
+    for (;;) {
+      if (!has_left_) {
+        if (!left_->Next(&left_row_)) {
+          status_ = left_->status();
+          return false;
+        }
+        if (left_row_[left_key_].is_null()) continue;
+        has_left_ = true;
+        next_ = 0;
+        if (rescan_) {
+          right_ = open_right_();
+        } else {
+          auto it = buckets_.find(
+              KeyHash(left_row_[left_key_], collation_, &scratch_));
+          matches_ = it == buckets_.end() ? nullptr : &it->second;
+        }
+      }
+      const Value& key = left_row_[left_key_];
+      if (rescan_) {
+        Row r;
+        while (right_->Next(&r)) {
+          if (!r[right_key_].is_null() &&
+              CompareValues(key, r[right_key_], collation_) == 0) {
+            Concat(left_row_, r, out);
+            return true;
+          }
+        }
+        status_ = right_->status();
+        if (!status_.ok()) return false;
+      } else {
+        while (matches_ && next_ < matches_->size()) {
+          const Row& r = inner_[(*matches_)[next_++]];
+          if (CompareValues(key, r[right_key_], collation_) == 0) {
+            Concat(left_row_, r, out);
+            return true;
+          }
+        }
+      }
+      has_left_ = false;
+    }
+  }
+  Status status() const override { return status_; }
+
+ private:
+  // Reads the right input into memory, each row listed under its key's
+  // hash in input order; past the budget, lets it go and reads it again
+  // per left row (rescan_).
+  void Load() {
+    right_ = open_right_();
+    Row r;
+    int64_t held = 0;
+    while (right_->Next(&r)) {
+      if (r[right_key_].is_null()) continue;  // pairs with nothing
+      held += static_cast<int64_t>(RowHeapBytes(r) + sizeof(Row) +
+                                   sizeof(uint32_t));
+      if (held > memory_bytes_ || inner_.size() == UINT32_MAX) {
+        rescan_ = true;
+        inner_.clear();
+        inner_.shrink_to_fit();
+        buckets_.clear();
+        right_.reset();
+        return;
+      }
+      buckets_[KeyHash(r[right_key_], collation_, &scratch_)].push_back(
+          static_cast<uint32_t>(inner_.size()));
+      inner_.push_back(std::move(r));
+    }
+    status_ = right_->status();
+    right_.reset();
+  }
+
+  std::unique_ptr<RowSource> left_;
+  RowSourceFactory open_right_;
+  std::unique_ptr<RowSource> right_;  // read now (Load, or a rescan)
+  const int left_key_, right_key_;
+  const Collation* collation_;
+  const int64_t memory_bytes_;
+  Status status_;
+  bool loaded_ = false;
+  bool rescan_ = false;  // the right rows did not fit: read per left row
+  std::vector<Row> inner_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> buckets_;
+  const std::vector<uint32_t>* matches_ = nullptr;  // the left key's bucket
+  std::string scratch_;
+  Row left_row_;
+  bool has_left_ = false;
+  size_t next_ = 0;
+};
+
 }  // namespace
 
 std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
@@ -207,6 +350,16 @@ std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
                                          int64_t memory_bytes) {
   return std::make_unique<NestedLoop>(std::move(left), std::move(open_right),
                                       memory_bytes);
+}
+
+std::unique_ptr<RowSource> NewHashJoin(std::unique_ptr<RowSource> left,
+                                       RowSourceFactory open_right,
+                                       int left_key, int right_key,
+                                       const Collation* collation,
+                                       int64_t memory_bytes) {
+  return std::make_unique<HashJoin>(std::move(left), std::move(open_right),
+                                    left_key, right_key, collation,
+                                    memory_bytes);
 }
 
 }  // namespace levelql

@@ -41,6 +41,20 @@ std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
                                          RowSourceFactory open_right,
                                          int64_t memory_bytes);
 
+// Every left row, in left order, paired with each right row of an equal key
+// (`left_key`, `right_key`, compared as the merge join compares them), in
+// right order: the right rows are read once and held in memory under a
+// hash of their keys while they fit in `memory_bytes`; past that they are
+// let go and, for each left row, the right input is read again and its
+// rows of that key paired (bounded memory, more reads; the same rows in
+// the same order). NULL keys pair with nothing. For inputs that do not
+// come in key order: neither is sorted.
+std::unique_ptr<RowSource> NewHashJoin(std::unique_ptr<RowSource> left,
+                                       RowSourceFactory open_right,
+                                       int left_key, int right_key,
+                                       const Collation* collation,
+                                       int64_t memory_bytes);
+
 }  // namespace levelql
 
 #endif  // LEVELQL_ENGINE_EXEC_JOIN_H_

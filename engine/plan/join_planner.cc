@@ -185,6 +185,11 @@ bool ReadsAll(const std::set<int>& read, const std::vector<SortKey>& keys) {
   return true;
 }
 
+// The most rows (estimated) a hash join's right input may have; past it
+// the join sorts both inputs and merges them, whose memory is bounded.
+// (The hash join itself stays within sort_memory_bytes whatever the rows.)
+constexpr double kHashJoinRows = 200000;
+
 class JoinPlanner {
  public:
   JoinPlanner(const BoundSelect& s, const std::set<int>& needed,
@@ -281,13 +286,30 @@ class JoinPlanner {
     if (n > 1 && keys[1]) {
       order.push_back({keys[1]->left, false, keys[1]->collation});
     }
-    std::unique_ptr<PlanNode> left = Side(0, &order);
+    bool left_sorted = false;
+    std::unique_ptr<PlanNode> left = Side(0, &order, &left_sorted);
     for (size_t k = 1; k < n; ++k) {
       std::vector<SortKey> right_order;
       std::unique_ptr<PlanNode> node;
       if (keys[k]) {
         const MergeKey& key = *keys[k];
-        if (k > 1) {
+        right_order.push_back({key.right, false, key.collation});
+        bool right_sorted = false;
+        auto right = Side(k, &right_order, &right_sorted);
+        // Neither input comes in key order (the joined rows after the
+        // first join never do): a hash join sorts neither, while the right
+        // rows are few enough to hold.
+        const bool hash = right_sorted && (k > 1 || left_sorted) &&
+                          input_.rules->on(Rule::kHashJoin) &&
+                          right->estimated_rows <= kHashJoinRows;
+        if (hash) {
+          if (k == 1) {
+            order.clear();
+            left = Side(0, &order);
+          }
+          right_order.clear();
+          right = Side(k, &right_order);
+        } else if (k > 1) {
           // Re-order the joined rows by this key, then every primary key.
           std::vector<SortKey> by_key = {{key.left, false, key.collation}};
           for (size_t i = 0; i < k; ++i) AppendKey(i, &by_key);
@@ -295,14 +317,12 @@ class JoinPlanner {
           left->sort_keys = by_key;
           order = std::move(by_key);
         }
-        right_order.push_back({key.right, false, key.collation});
-        auto right = Side(k, &right_order);
-        node = Join(Kind::kMergeJoin,
+        node = Join(hash ? Kind::kHashJoin : Kind::kMergeJoin,
                     "on " + ExprToString(*key.term, s_.column_names),
                     std::move(left), std::move(right), k);
         node->left_key = key.left;
         node->right_key = key.right;
-        node->seek_right = input_.rules->on(Rule::kMergeSeek);
+        node->seek_right = !hash && input_.rules->on(Rule::kMergeSeek);
         out_->equal.emplace_back(key.left, s_.from[k].offset + key.right);
         node->join_collation = key.collation;
         node->estimated_rows = std::max(node->children[0]->estimated_rows,
@@ -355,7 +375,9 @@ class JoinPlanner {
   // The rows of table `side` its own terms allow, ordered by `*order`
   // (positions of its row; empty: any order), which becomes the whole order
   // they come in, ties included (a total one).
-  std::unique_ptr<PlanNode> Side(size_t side, std::vector<SortKey>* order) {
+  // *sorted (when given) tells whether a Sort had to give that order.
+  std::unique_ptr<PlanNode> Side(size_t side, std::vector<SortKey>* order,
+                                 bool* sorted = nullptr) {
     const BoundTableRef& ref = s_.from[side];
     const int width = WidthOf(s_, side);
     const BoundExpr* where = side_where_[side];
@@ -398,6 +420,7 @@ class JoinPlanner {
       AppendPk(*ref.table, false, order);
       rows = WrapPlanNode(Kind::kSort, "(JOIN)", std::move(rows));
       rows->sort_keys = *order;
+      if (sorted) *sorted = true;
     }
     return rows;
   }

@@ -3,15 +3,17 @@
 //
 // Tables join left to right. Each is read on its own, through its own
 // access path for the WHERE and ON terms that name only it (an index range,
-// an intersection, ...). A table is joined to those before it by a merge
-// join when a term equates one of its columns with one of theirs (both
-// numbers, or both text of the collation the term compares with): both inputs
-// come ordered on the key (an index or the primary key gives that order, or
-// a sort does), then the primary keys; the join then reads each input once.
-// Without such a term every pair is formed (a nested loop over the second
-// input, held in memory while it fits the sort budget, else read again per
-// row of the first). Every other term that names several tables is checked
-// on the joined rows (the merge compares its key exactly as `=` does).
+// an intersection, ...). A table is joined to those before it on a term
+// that equates one of its columns with one of theirs (both numbers, or both
+// text of the collation the term compares with): by a merge join when an
+// index or the primary key gives one input or both in key order (the other
+// is sorted), then the primary keys, each input read once; by a hash join
+// when neither comes in key order (neither sorted: the right rows held under
+// a hash of the key). Without such a term every pair is formed (a nested loop
+// over the second input, held in memory while it fits the sort budget, else
+// read again per row of the first). Every other term that names several tables
+// is checked on the joined rows (the merge compares its key exactly as `=`
+// does).
 //
 // The joined rows come in a total order (the join keys, then the tables'
 // primary keys), which continuation tokens name. Pure functions.

@@ -55,6 +55,8 @@ std::string_view PlanKindName(PlanNode::Kind kind) {
       return "MergeJoin";
     case PlanNode::Kind::kNestedLoop:
       return "NestedLoop";
+    case PlanNode::Kind::kHashJoin:
+      return "HashJoin";
   }
   return "?";
 }
@@ -111,7 +113,8 @@ const PlanNode* OrderingNode(const PlanNode& root) {
     if (n->kind == PlanNode::Kind::kSort || n->kind == PlanNode::Kind::kTopK ||
         n->kind == PlanNode::Kind::kAggregate ||
         n->kind == PlanNode::Kind::kMergeJoin ||
-        n->kind == PlanNode::Kind::kNestedLoop) {
+        n->kind == PlanNode::Kind::kNestedLoop ||
+        n->kind == PlanNode::Kind::kHashJoin) {
       return n;
     }
   }

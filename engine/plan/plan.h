@@ -65,6 +65,8 @@ struct PlanNode {
     kResumeAfter,  // rows after `resume_row` in the order of `sort_keys`
     kMergeJoin,    // rows of children[0] and [1] with equal join keys
     kNestedLoop,   // every row of children[0] with every one of [1]
+    kHashJoin,     // rows of children[0], each with the rows of [1] of an
+                   // equal key, held under a hash of the key
   };
   Kind kind = Kind::kTableScan;
   std::string detail;
@@ -108,8 +110,9 @@ struct PlanNode {
   std::vector<const Collation*> collations;
   // kResumeAfter: the row to resume after (values at sort_keys' columns).
   Row resume_row;
-  // kMergeJoin, kNestedLoop: the table each child reads (null: a child
-  // that is itself a join); kMergeJoin: where the key is in the left rows
+  // kMergeJoin, kNestedLoop, kHashJoin: the table each child reads (null:
+  // a child that is itself a join); kMergeJoin, kHashJoin: where the key
+  // is in the left rows
   // and in the right rows, and how it compares (`reverse`: both children
   // come in descending key order). Their `sort_keys` (for tokens): the
   // order of the result rows when nothing sorts them again.

@@ -115,6 +115,7 @@ void ReversePlan(PlanNode* node) {
       break;
     case Kind::kMergeJoin:
     case Kind::kNestedLoop:
+    case Kind::kHashJoin:
       node->reverse = !node->reverse;
       for (SortKey& k : node->sort_keys) k.desc = !k.desc;
       break;

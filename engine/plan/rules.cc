@@ -34,6 +34,8 @@ std::string_view RuleName(Rule r) {
       return "plan_cache";
     case Rule::kMergeSeek:
       return "merge_seek";
+    case Rule::kHashJoin:
+      return "hash_join";
     case Rule::kCount:
       break;
   }

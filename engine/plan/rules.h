@@ -29,6 +29,7 @@ enum class Rule {
   kMinMax,           // MIN/MAX of an ordered column: its first entry
   kPlanCache,        // a prepared SELECT reuses its plan (plan_cache.h)
   kMergeSeek,        // a merge join seeks its right input to the next key
+  kHashJoin,         // a join on a key neither input is ordered by: hashed
   kCount,
 };
 
