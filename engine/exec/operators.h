@@ -79,7 +79,8 @@ class RowSource {
   virtual bool Next(Row* row) = 0;
   virtual Status status() const = 0;
   // The number of rows this source would still return, when it can tell
-  // without producing them (COUNT(*) over a ranked index); else false.
+  // without producing them (COUNT(*) over an index scan: through a ranked
+  // index's counts, else by stepping its keys); else false.
   virtual bool CountAll(int64_t* n) {
     (void)n;
     return false;

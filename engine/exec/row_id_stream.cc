@@ -17,7 +17,7 @@ constexpr int kStepsBeforeSeek = 32;
 // unselective and continue with its driver alone.
 constexpr uint64_t kCandidatesBeforeSwitch = 256;
 
-class SpanStream : public RowIdStream {
+class SpanStream final : public RowIdStream {
  public:
   // `pk_after_span`: every entry of a span is the span's start followed by
   // the primary key (a non-unique index whose columns the spans all fix).
@@ -160,7 +160,8 @@ class SpanStream : public RowIdStream {
 
   void SkipKeys(int64_t n) override {
     if (!Ranked()) {
-      RowIdStream::SkipKeys(n);
+      // Steps the iterator itself (Next is not virtual here: final).
+      for (int64_t i = 0; i < n && valid_; ++i) Next();
       return;
     }
     while (n > 0 && valid_) {
@@ -210,7 +211,14 @@ class SpanStream : public RowIdStream {
   }
 
   bool CountRemaining(int64_t* n) override {
-    if (!Ranked()) return false;
+    if (!Ranked()) {
+      // Steps the iterator through the rest of the spans, counting: no row
+      // is made per entry and nothing above this stream is called.
+      int64_t count = 0;
+      for (; valid_; Next()) ++count;
+      *n = count;
+      return true;  // errors: status()
+    }
     *n = 0;
     for (size_t s = span_; valid_ && s < spans_.size(); ++s) {
       const KeySpan& span = spans_[s];

@@ -72,7 +72,10 @@ class RowIdStream {
     return n;
   }
   // The number of keys from the current one to the end, when the stream
-  // can tell without reading them (a scan of a ranked index); else false.
+  // can count them without making a row of each: a scan of a ranked index
+  // through its counts, other scans by stepping their iterator (errors and
+  // interrupts then in status()). Nothing reads the stream afterwards.
+  // False (nothing read) for the streams that cannot.
   virtual bool CountRemaining(int64_t* n) {
     (void)n;
     return false;
