@@ -117,83 +117,6 @@ class MergeJoin : public RowSource {
   size_t next_match_ = 0;
 };
 
-class NestedLoop : public RowSource {
- public:
-  NestedLoop(std::unique_ptr<RowSource> left, RowSourceFactory open_right,
-             int64_t memory_bytes)
-      : left_(std::move(left)),
-        open_right_(std::move(open_right)),
-        memory_bytes_(memory_bytes) {}
-
-  bool Next(Row* out) override {
-    if (!status_.ok()) return false;
-    if (!loaded_) {
-      loaded_ = true;
-      Load();
-    }
-    if (!rescan_ && inner_.empty()) return false;  // nothing to pair with
-    for (;;) {
-      if (!has_left_) {
-        if (!left_->Next(&left_row_)) {
-          status_ = left_->status();
-          return false;
-        }
-        has_left_ = true;
-        next_ = 0;
-        if (rescan_) right_ = open_right_();
-      }
-      if (rescan_) {
-        Row r;
-        if (right_->Next(&r)) {
-          Concat(left_row_, r, out);
-          return true;
-        }
-        status_ = right_->status();
-        if (!status_.ok()) return false;
-      } else if (next_ < inner_.size()) {
-        Concat(left_row_, inner_[next_++], out);
-        return true;
-      }
-      has_left_ = false;
-    }
-  }
-  Status status() const override { return status_; }
-
- private:
-  // Reads the right input into memory; past the budget, lets it go and
-  // reads it again per left row (rescan_).
-  void Load() {
-    right_ = open_right_();
-    Row r;
-    int64_t held = 0;
-    while (right_->Next(&r)) {
-      held += static_cast<int64_t>(RowHeapBytes(r) + sizeof(Row));
-      if (held > memory_bytes_) {
-        rescan_ = true;
-        inner_.clear();
-        inner_.shrink_to_fit();
-        right_.reset();
-        return;
-      }
-      inner_.push_back(std::move(r));
-    }
-    status_ = right_->status();
-    right_.reset();
-  }
-
-  std::unique_ptr<RowSource> left_;
-  RowSourceFactory open_right_;
-  std::unique_ptr<RowSource> right_;  // read now (Load, or a rescan)
-  const int64_t memory_bytes_;
-  Status status_;
-  bool loaded_ = false;
-  bool rescan_ = false;  // the right rows did not fit: read per left row
-  std::vector<Row> inner_;
-  Row left_row_;
-  bool has_left_ = false;
-  size_t next_ = 0;
-};
-
 // A hash of a join key that is equal for keys CompareValues finds equal:
 // numbers by their value as a double (1 = 1.0), text by its collation's
 // sort key (equal exactly when the collation compares equal). Keys that
@@ -224,13 +147,19 @@ uint64_t KeyHash(const Value& v, const Collation* collation,
   return std::hash<std::string_view>()(*scratch);
 }
 
-class HashJoin : public RowSource {
+// The right input held in memory while it fits, read again per left row
+// past that (rescan_): every left row with every right row (no key), or
+// with the right rows of an equal key (`keyed`: held under a hash of the
+// key, NULL keys pairing with nothing). Either way left order, then right
+// order.
+class HeldRightJoin : public RowSource {
  public:
-  HashJoin(std::unique_ptr<RowSource> left, RowSourceFactory open_right,
-           int left_key, int right_key, const Collation* collation,
-           int64_t memory_bytes)
+  HeldRightJoin(std::unique_ptr<RowSource> left, RowSourceFactory open_right,
+                bool keyed, int left_key, int right_key,
+                const Collation* collation, int64_t memory_bytes)
       : left_(std::move(left)),
         open_right_(std::move(open_right)),
+        keyed_(keyed),
         left_key_(left_key),
         right_key_(right_key),
         collation_(collation),
@@ -250,23 +179,21 @@ class HashJoin : public RowSource {
           status_ = left_->status();
           return false;
         }
-        if (left_row_[left_key_].is_null()) continue;
+        if (keyed_ && left_row_[left_key_].is_null()) continue;
         has_left_ = true;
         next_ = 0;
         if (rescan_) {
           right_ = open_right_();
-        } else {
+        } else if (keyed_) {
           auto it = buckets_.find(
               KeyHash(left_row_[left_key_], collation_, &scratch_));
           matches_ = it == buckets_.end() ? nullptr : &it->second;
         }
       }
-      const Value& key = left_row_[left_key_];
       if (rescan_) {
         Row r;
         while (right_->Next(&r)) {
-          if (!r[right_key_].is_null() &&
-              CompareValues(key, r[right_key_], collation_) == 0) {
+          if (Pairs(r)) {
             Concat(left_row_, r, out);
             return true;
           }
@@ -274,9 +201,13 @@ class HashJoin : public RowSource {
         status_ = right_->status();
         if (!status_.ok()) return false;
       } else {
-        while (matches_ && next_ < matches_->size()) {
-          const Row& r = inner_[(*matches_)[next_++]];
-          if (CompareValues(key, r[right_key_], collation_) == 0) {
+        const size_t end = !keyed_    ? inner_.size()
+                           : matches_ ? matches_->size()
+                                      : 0;
+        while (next_ < end) {
+          const Row& r = inner_[keyed_ ? (*matches_)[next_] : next_];
+          ++next_;
+          if (Pairs(r)) {
             Concat(left_row_, r, out);
             return true;
           }
@@ -288,17 +219,25 @@ class HashJoin : public RowSource {
   Status status() const override { return status_; }
 
  private:
-  // Reads the right input into memory, each row listed under its key's
-  // hash in input order; past the budget, lets it go and reads it again
-  // per left row (rescan_).
+  // Whether right row `r` pairs with the current left row (keyed: the
+  // hash only narrows; the keys are compared as the merge join does).
+  bool Pairs(const Row& r) const {
+    return !keyed_ || (!r[right_key_].is_null() &&
+                       CompareValues(left_row_[left_key_], r[right_key_],
+                                     collation_) == 0);
+  }
+
+  // Reads the right input into memory (keyed: each row listed under its
+  // key's hash, in input order); past the budget, lets it go and reads it
+  // again per left row (rescan_).
   void Load() {
     right_ = open_right_();
     Row r;
     int64_t held = 0;
     while (right_->Next(&r)) {
-      if (r[right_key_].is_null()) continue;  // pairs with nothing
+      if (keyed_ && r[right_key_].is_null()) continue;  // pairs with nothing
       held += static_cast<int64_t>(RowHeapBytes(r) + sizeof(Row) +
-                                   sizeof(uint32_t));
+                                   (keyed_ ? sizeof(uint32_t) : 0));
       if (held > memory_bytes_ || inner_.size() == UINT32_MAX) {
         rescan_ = true;
         inner_.clear();
@@ -307,8 +246,10 @@ class HashJoin : public RowSource {
         right_.reset();
         return;
       }
-      buckets_[KeyHash(r[right_key_], collation_, &scratch_)].push_back(
-          static_cast<uint32_t>(inner_.size()));
+      if (keyed_) {
+        buckets_[KeyHash(r[right_key_], collation_, &scratch_)].push_back(
+            static_cast<uint32_t>(inner_.size()));
+      }
       inner_.push_back(std::move(r));
     }
     status_ = right_->status();
@@ -318,6 +259,7 @@ class HashJoin : public RowSource {
   std::unique_ptr<RowSource> left_;
   RowSourceFactory open_right_;
   std::unique_ptr<RowSource> right_;  // read now (Load, or a rescan)
+  const bool keyed_;
   const int left_key_, right_key_;
   const Collation* collation_;
   const int64_t memory_bytes_;
@@ -325,6 +267,7 @@ class HashJoin : public RowSource {
   bool loaded_ = false;
   bool rescan_ = false;  // the right rows did not fit: read per left row
   std::vector<Row> inner_;
+  // keyed: the positions in inner_ of the rows of each key hash
   std::unordered_map<uint64_t, std::vector<uint32_t>> buckets_;
   const std::vector<uint32_t>* matches_ = nullptr;  // the left key's bucket
   std::string scratch_;
@@ -348,8 +291,8 @@ std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
 std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
                                          RowSourceFactory open_right,
                                          int64_t memory_bytes) {
-  return std::make_unique<NestedLoop>(std::move(left), std::move(open_right),
-                                      memory_bytes);
+  return std::make_unique<HeldRightJoin>(std::move(left), std::move(open_right),
+                                         false, -1, -1, nullptr, memory_bytes);
 }
 
 std::unique_ptr<RowSource> NewHashJoin(std::unique_ptr<RowSource> left,
@@ -357,9 +300,9 @@ std::unique_ptr<RowSource> NewHashJoin(std::unique_ptr<RowSource> left,
                                        int left_key, int right_key,
                                        const Collation* collation,
                                        int64_t memory_bytes) {
-  return std::make_unique<HashJoin>(std::move(left), std::move(open_right),
-                                    left_key, right_key, collation,
-                                    memory_bytes);
+  return std::make_unique<HeldRightJoin>(std::move(left), std::move(open_right),
+                                         true, left_key, right_key, collation,
+                                         memory_bytes);
 }
 
 }  // namespace levelql

@@ -297,20 +297,33 @@ std::string Target(const Space& space, std::string_view key) {
              : kSentinel;
 }
 
-// One descent step at a level: from the node after `*prev` (the start of
-// the level when empty), adds the counts of the nodes below `target` to
-// *acc and leaves *prev at the last of them.
+// A descent: the last node passed (none: empty) and the entries counted.
+struct Descent {
+  std::string prev;
+  int64_t acc = 0;
+};
+
+// One descent step at level prefix `lp`: from the node after d->prev (the
+// level's start when empty), adds the counts of the nodes below `target`
+// and leaves d->prev at the last of them. With `lo` (whose prev is d's,
+// and whose target `lo_target` <= target), the same walk steps `lo` too:
+// the nodes below lo_target count for both.
 Status Walk(std::string_view lp, bool counted, const std::string& target,
-            KvIterator* view, std::string* prev, int64_t* acc) {
-  for (view->Seek(prev->empty() ? std::string(lp)
-                                : After(std::string(lp) + *prev));
+            KvIterator* view, Descent* d,
+            const std::string* lo_target = nullptr, Descent* lo = nullptr) {
+  for (view->Seek(d->prev.empty() ? std::string(lp)
+                                  : After(std::string(lp) + d->prev));
        view->Valid() && StartsWith(view->key(), lp); view->Next()) {
     std::string_view ns = view->key().substr(lp.size());
     if (ns >= target) break;
     int64_t n = 1;
     if (counted) LQ_RETURN_IF_ERROR(ReadCount(view->value(), &n));
-    *acc += n;
-    prev->assign(ns);
+    if (lo && ns < *lo_target) {
+      lo->acc += n;
+      lo->prev.assign(ns);
+    }
+    d->acc += n;
+    d->prev.assign(ns);
   }
   return view->status();
 }
@@ -325,13 +338,11 @@ Result<int64_t> Rank(const Space& space, std::string_view key,
                      KvIterator* view) {
   if (key <= space.entries) return int64_t{0};
   const std::string s = Target(space, key);
-  int64_t acc = 0;
-  std::string prev;  // the last node passed (none: empty)
+  Descent d;
   for (int level = kMaxLevel; level >= 0; --level) {
-    LQ_RETURN_IF_ERROR(
-        Walk(LevelStart(space, level), level > 0, s, view, &prev, &acc));
+    LQ_RETURN_IF_ERROR(Walk(LevelStart(space, level), level > 0, s, view, &d));
   }
-  return acc;
+  return d.acc;
 }
 
 Result<int64_t> CountBetween(const Space& space, std::string_view lo,
@@ -340,33 +351,18 @@ Result<int64_t> CountBetween(const Space& space, std::string_view lo,
   if (lo <= space.entries) return Rank(space, hi, view);
   const std::string s_lo = Target(space, lo);
   const std::string s_hi = Target(space, hi);
-  int64_t acc_lo = 0, acc_hi = 0;
-  std::string prev_lo, prev_hi;
+  Descent d_lo, d_hi;
   for (int level = kMaxLevel; level >= 0; --level) {
     const std::string lp = LevelStart(space, level);
-    if (prev_lo != prev_hi) {
-      LQ_RETURN_IF_ERROR(Walk(lp, level > 0, s_lo, view, &prev_lo, &acc_lo));
-      LQ_RETURN_IF_ERROR(Walk(lp, level > 0, s_hi, view, &prev_hi, &acc_hi));
-      continue;
+    if (d_lo.prev == d_hi.prev) {
+      // Both descents passed the same node: one walk serves both.
+      LQ_RETURN_IF_ERROR(Walk(lp, level > 0, s_hi, view, &d_hi, &s_lo, &d_lo));
+    } else {
+      LQ_RETURN_IF_ERROR(Walk(lp, level > 0, s_lo, view, &d_lo));
+      LQ_RETURN_IF_ERROR(Walk(lp, level > 0, s_hi, view, &d_hi));
     }
-    // Both descents passed the same node: one walk serves both, the nodes
-    // below `lo` counting for both and those up to `hi` for hi's alone.
-    for (view->Seek(prev_lo.empty() ? lp : After(lp + prev_lo));
-         view->Valid() && StartsWith(view->key(), lp); view->Next()) {
-      std::string_view ns = view->key().substr(lp.size());
-      if (ns >= s_hi) break;
-      int64_t n = 1;
-      if (level > 0) LQ_RETURN_IF_ERROR(ReadCount(view->value(), &n));
-      if (ns < s_lo) {
-        acc_lo += n;
-        prev_lo.assign(ns);
-      }
-      acc_hi += n;
-      prev_hi.assign(ns);
-    }
-    LQ_RETURN_IF_ERROR(view->status());
   }
-  return acc_hi - acc_lo;
+  return d_hi.acc - d_lo.acc;
 }
 
 Result<std::string> EntryAt(const Space& space, int64_t target,
