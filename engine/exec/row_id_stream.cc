@@ -47,13 +47,12 @@ class SpanStream final : public RowIdStream {
       pk_ready_ = true;
       const size_t fixed = pk_after_span_ ? spans_[span_].lo.size() : 0;
       if (index_ == nullptr) {
-        pk_ = it_->key().substr(table_prefix_len_);
-      } else if (fixed > 0 && it_->key().size() > fixed) {
-        pk_ = it_->key().substr(fixed);  // no component to walk over
+        pk_ = key_.substr(table_prefix_len_);
+      } else if (fixed > 0 && key_.size() > fixed) {
+        pk_ = key_.substr(fixed);  // no component to walk over
       } else {
         rows::EntryParts parts;
-        Status s =
-            rows::ParseIndexEntry(*index_, it_->key(), it_->value(), &parts);
+        Status s = rows::ParseIndexEntry(*index_, key_, it_->value(), &parts);
         if (s.ok()) {
           pk_ = parts.pk;
         } else {
@@ -64,7 +63,7 @@ class SpanStream final : public RowIdStream {
     }
     return pk_;
   }
-  std::string_view entry_key() const override { return it_->key(); }
+  std::string_view entry_key() const override { return key_; }
   std::string_view entry_value() const override { return it_->value(); }
   bool reads_rows() const override { return index_ == nullptr; }
   bool position_is_entry() const override { return true; }
@@ -80,13 +79,24 @@ class SpanStream final : public RowIdStream {
     SeekEntry(reverse_ ? std::string(key) : std::string(key) + '\0');
   }
 
+  // The step every scan, merge and count makes: moving away from a key in
+  // the span, only the span's far end can be passed, so one comparison.
   void Next() override {
     if (reverse_) {
       it_->Prev();
     } else {
       it_->Next();
     }
-    Settle();
+    if (it_->Valid()) {
+      key_ = it_->key();
+      const KeySpan& span = spans_[span_];
+      if (reverse_ ? key_ >= span.lo : key_ < span.hi) {
+        Load();
+        return;
+      }
+    }
+    ++span_;
+    EnterSpan();
   }
   bool SeekEntry(std::string_view target) override {
     if (!reverse_) {
@@ -313,11 +323,12 @@ class SpanStream final : public RowIdStream {
     }
   }
 
-  bool InSpan() const {
+  // Whether the iterator is in the current span; notes its key.
+  bool InSpan() {
     if (!it_->Valid()) return false;
     const KeySpan& span = spans_[span_];
-    std::string_view k = it_->key();
-    return k >= span.lo && k < span.hi;
+    key_ = it_->key();
+    return key_ >= span.lo && key_ < span.hi;
   }
 
   void Settle() {
@@ -352,6 +363,7 @@ class SpanStream final : public RowIdStream {
   NodeStats* stats_;
   size_t table_prefix_len_;
   std::unique_ptr<KvIterator> it_;
+  std::string_view key_;  // it_->key() while valid_
   size_t span_ = 0;
   bool valid_ = false;
   const bool pk_after_span_;

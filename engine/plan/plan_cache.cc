@@ -105,7 +105,30 @@ bool Rederive(PlanNode* node, const TableSchema& table, const ExprMap& map) {
   return true;
 }
 
+void ForgetExplainText(PlanNode* node) {
+  node->detail.clear();
+  node->detail.shrink_to_fit();
+  for (KeySpan& span : node->path.spans) {
+    span.label.clear();
+    span.label.shrink_to_fit();
+  }
+  for (auto& child : node->children) ForgetExplainText(child.get());
+}
+
 }  // namespace
+
+std::shared_ptr<const PlanTemplate> MakePlanTemplate(RuleSet rules,
+                                                     int64_t limit,
+                                                     int64_t offset,
+                                                     PlannedSelect planned) {
+  auto made = std::make_shared<PlanTemplate>();
+  made->rules = std::move(rules);
+  made->limit = limit;
+  made->offset = offset;
+  made->planned = std::move(planned);
+  if (made->planned.plan) ForgetExplainText(made->planned.plan.get());
+  return made;
+}
 
 std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
                                        const BoundSelect& select,
@@ -115,6 +138,7 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
   PlannedSelect out;
   out.where = PlannedWhere(select, t->rules, params);
   ExprMap map;
+  map.reserve(64);
   if ((then.where == nullptr) != (out.where == nullptr)) return std::nullopt;
   if (then.where && !Match(*then.where, *out.where, &map)) return std::nullopt;
   if (then.join_terms > 0) {

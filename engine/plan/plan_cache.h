@@ -39,6 +39,14 @@ struct PlanTemplate {
   PlannedSelect planned;  // planned.reusable
 };
 
+// Makes `planned` a template: a kept plan is only run, never shown, so its
+// EXPLAIN text (node details, span labels) is dropped rather than copied
+// into every run made from it.
+std::shared_ptr<const PlanTemplate> MakePlanTemplate(RuleSet rules,
+                                                     int64_t limit,
+                                                     int64_t offset,
+                                                     PlannedSelect planned);
+
 // A plan for `params` made from `t`: the WHERE clause normalized for them
 // and every scan's ranges derived from it; the result keeps `t` alive.
 // Nullopt when the values shape the plan differently (above).
