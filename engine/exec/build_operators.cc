@@ -78,7 +78,8 @@ std::unique_ptr<RowIdStream> BuildKeys(PlanNode* node, ExecContext* ctx,
       for (auto& c : node->children)
         children.push_back(BuildKeys(c.get(), ctx, t));
       return node->kind == Kind::kIntersect
-                 ? NewIntersectStream(std::move(children), &node->stats)
+                 ? NewIntersectStream(std::move(children), &node->stats,
+                                      node->exact_keys)
                  : NewUnionStream(std::move(children), &node->stats);
     }
     case Kind::kSortKeys:

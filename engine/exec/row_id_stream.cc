@@ -526,10 +526,11 @@ class UnionStream : public RowIdStream {
 class IntersectStream : public RowIdStream {
  public:
   IntersectStream(std::vector<std::unique_ptr<RowIdStream>> children,
-                  NodeStats* stats)
+                  NodeStats* stats, bool exact)
       : children_(std::move(children)),
         stats_(stats),
-        reverse_(children_[0]->reverse()) {
+        reverse_(children_[0]->reverse()),
+        exact_(exact) {
     Align();
   }
   bool reverse() const override { return reverse_; }
@@ -605,7 +606,7 @@ class IntersectStream : public RowIdStream {
   // every candidate key met, the rejected ones included, once 256 were.
   void MaybeSwitch() {
     const uint64_t candidates = outputs_ + rejected_;
-    if (candidates >= kCandidatesBeforeSwitch &&
+    if (!exact_ && candidates >= kCandidatesBeforeSwitch &&
         outputs_ * 10 >= candidates * 9) {
       driver_only_ = true;
     }
@@ -614,6 +615,7 @@ class IntersectStream : public RowIdStream {
   std::vector<std::unique_ptr<RowIdStream>> children_;
   NodeStats* stats_;
   bool reverse_;
+  const bool exact_;  // never continues with the driver alone
   bool valid_ = false;
   bool driver_only_ = false;
   uint64_t outputs_ = 0;   // candidates every stream had
@@ -724,9 +726,10 @@ std::unique_ptr<RowIdStream> NewUnionStream(
 }
 
 std::unique_ptr<RowIdStream> NewIntersectStream(
-    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats) {
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats,
+    bool exact) {
   if (children.size() == 1) return std::move(children[0]);
-  return std::make_unique<IntersectStream>(std::move(children), stats);
+  return std::make_unique<IntersectStream>(std::move(children), stats, exact);
 }
 
 std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,

@@ -96,10 +96,14 @@ std::unique_ptr<RowIdStream> NewUnionStream(
 
 // Leapfrog intersection of pk-sorted streams, all in the same direction:
 // each stream seeks to the latest current key (stepping with Next while the
-// target is near).
+// target is near). Once it has met enough candidates to judge, an
+// intersection that rejects almost none continues with its first stream
+// alone (the plan re-checks the WHERE clause on every row) unless `exact`:
+// then every key it gives is in every stream.
 // n == 1 returns the stream itself.
 std::unique_ptr<RowIdStream> NewIntersectStream(
-    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats);
+    std::vector<std::unique_ptr<RowIdStream>> children, NodeStats* stats,
+    bool exact = false);
 
 // Reads a stream fully and yields its keys sorted (descending with
 // `reverse`), without repeats.

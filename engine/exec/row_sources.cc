@@ -249,6 +249,12 @@ class IndexOnly : public RowSource {
       return !table_->columns[k.column].is_list &&
              !rows::KeepsOriginalText(*table_, k);
     };
+    if (index_ == nullptr) {
+      for (const KeyColumn& k : table_->primary_key) {
+        pk_targets_.push_back(take(k.column, plain(k)));
+      }
+      return;
+    }
     for (const KeyColumn& k : index_->columns) {
       key_targets_.push_back(take(k.column, plain(k)));
     }
@@ -290,7 +296,7 @@ class IndexOnly : public RowSource {
     positioned_ = true;  // on the entry the next row comes from
     return true;
   }
-  bool counts_runs() const override { return true; }
+  bool counts_runs() const override { return index_ != nullptr; }
   bool NextRun(size_t components, Row* row, int64_t* n) override {
     if (!Next(row)) return false;
     // The entry's key up to the end of its first `components` components.
@@ -320,6 +326,7 @@ class IndexOnly : public RowSource {
   // Decodes the parts the query reads into their columns; the other
   // columns of *row are never read.
   Status Decode(Row* row) const {
+    if (index_ == nullptr) return DecodePk(ids_->pk(), row);
     rows::EntryParts parts;  // the entry's layout decides where pk and
                              // INCLUDE are
     LQ_RETURN_IF_ERROR(rows::ParseIndexEntry(*index_, ids_->entry_key(),
@@ -329,14 +336,18 @@ class IndexOnly : public RowSource {
       LQ_RETURN_IF_ERROR(
           Part(&in, index_->columns[i].direction, key_targets_[i], row));
     }
-    in = parts.pk;
-    for (size_t i = 0; i < pk_targets_.size(); ++i) {
-      LQ_RETURN_IF_ERROR(
-          Part(&in, table_->primary_key[i].direction, pk_targets_[i], row));
-    }
+    LQ_RETURN_IF_ERROR(DecodePk(parts.pk, row));
     in = parts.include;
     for (int target : include_targets_) {
       LQ_RETURN_IF_ERROR(Part(&in, keys::Direction::kAsc, target, row));
+    }
+    return Status::OK();
+  }
+
+  Status DecodePk(std::string_view in, Row* row) const {
+    for (size_t i = 0; i < pk_targets_.size(); ++i) {
+      LQ_RETURN_IF_ERROR(
+          Part(&in, table_->primary_key[i].direction, pk_targets_[i], row));
     }
     return Status::OK();
   }

@@ -28,7 +28,9 @@ std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
 // form decodes to the value, or whose original text the entry keeps),
 // INCLUDE columns and primary-key columns. Only `read_columns` are decoded (the
 // others are left as they were, and must not be read); with none, entries are
-// only counted (COUNT(*)).
+// only counted (COUNT(*)). With no `index`, rows are made from the primary
+// keys of any key stream (a union or intersection of several indexes): only
+// primary-key columns can be read.
 std::unique_ptr<RowSource> NewIndexOnly(
     std::shared_ptr<const TableSchema> table, const IndexSchema* index,
     std::unique_ptr<RowIdStream> ids, NodeStats* stats,

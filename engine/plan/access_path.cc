@@ -438,8 +438,17 @@ bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
       return true;
     }
   }
+  return PrimaryKeyProvidesColumn(table, column);
+}
+
+bool PrimaryKeyProvidesColumn(const TableSchema& table, int column) {
+  const ColumnSchema& c = table.columns[column];
   for (const KeyColumn& k : table.primary_key) {
-    if (k.column == column && decodable(k.collation)) return true;
+    if (k.column == column && !c.is_list &&
+        (c.type != Type::kText || k.collation == nullptr ||
+         k.collation->is_binary())) {
+      return true;
+    }
   }
   return false;
 }

@@ -70,6 +70,10 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
 bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
                          int column);
 
+// Whether `column` is a primary-key column whose key form decodes to its
+// value (every key stream carries the primary key).
+bool PrimaryKeyProvidesColumn(const TableSchema& table, int column);
+
 // The whole index (or table) as one span, for ordered scans.
 AccessPath FullIndexPath(const TableSchema& table, const IndexSchema* index);
 

@@ -72,6 +72,9 @@ struct Choice {
   const IndexSchema* single_index = nullptr;  // one secondary index scan
   bool single_scan = false;                   // one span scan (no merge)
   bool repeats = false;  // the scan can meet a row more than once
+  // An intersection whose streams answer every term exactly: exact when
+  // it never continues with its driver alone (PlanNode::exact_keys).
+  bool exact_if_kept = false;
   double rows = 0;
   double cost = 0;
 };
@@ -309,6 +312,11 @@ class Planner {
           c.rows = n_ * sel;
           c.cost = cost;
           c.pk_sorted = true;
+          c.exact_if_kept =
+              std::all_of(sorted.begin(), sorted.end(),
+                          [](const AccessPath* p) { return p->exact; }) &&
+              std::all_of(terms.begin(), terms.end(),
+                          [&](const BoundExpr* t) { return covered.count(t); });
           auto node = Node(Kind::kIntersect, "", c.rows);
           for (const AccessPath* p : sorted) {
             node->children.push_back(ScanNode(*p, false));
@@ -577,6 +585,21 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
     out.rows = Node(Kind::kEmpty, "", 0);
     return out;
   }
+  // Rows that need only their primary keys (COUNT(*), key columns) come
+  // from the keys of a union or intersection, not from the table: when
+  // the keys answer the WHERE clause exactly, nothing re-checks a row.
+  bool keys_only = false;
+  if (c.keys && !c.repeats && request.needed && rules.on(Rule::kIndexOnly) &&
+      ((c.keys->kind == Kind::kUnion && c.exact) ||
+       (c.keys->kind == Kind::kIntersect && c.exact_if_kept))) {
+    keys_only = std::all_of(
+        request.needed->begin(), request.needed->end(),
+        [&](int col) { return PrimaryKeyProvidesColumn(*table_ptr, col); });
+  }
+  if (keys_only) {
+    c.exact = true;
+    c.keys->exact_keys = true;
+  }
   const bool need_filter = where && !c.exact;
   if (c.keys) NameScans(table, c.keys.get(), false);
   if (!c.keys) {
@@ -609,10 +632,13 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
         }
       }
     }
-    if (index_only) {
-      auto n = Wrap(Kind::kIndexOnly, table.name + "." + c.single_index->name,
+    if (index_only || keys_only) {
+      if (keys_only) all = *request.needed;
+      auto n = Wrap(Kind::kIndexOnly,
+                    table.name + (keys_only ? " (primary keys)"
+                                            : "." + c.single_index->name),
                     std::move(keys));
-      n->index = c.single_index;
+      n->index = keys_only ? nullptr : c.single_index;
       n->read_columns.assign(all.begin(), all.end());  // none: COUNT(*)
       out.rows = std::move(n);
     } else {

@@ -53,7 +53,8 @@ struct PlanNode {
     kSortKeys,     // materialize and sort a key stream that is not pk-sorted
     kSkip,         // OFFSET counted on keys, before rows are fetched
     kFetch,        // keys -> rows
-    kIndexOnly,    // keys -> rows from the index entries alone
+    kIndexOnly,    // keys -> rows from the index entries alone (no
+                   // `index`: from the primary keys of a key stream)
     kFilter,       // rows for which `predicate` holds
     kProject,      // `exprs` over each row
     kAggregate,    // per group of `group_keys` (one group without), the
@@ -78,6 +79,9 @@ struct PlanNode {
   bool reverse = false;
   // kIndexScan: which keys.
   AccessPath path;
+  // kIntersect: nothing above re-checks its keys, so it must stay an
+  // intersection (never continue with its first stream alone).
+  bool exact_keys = false;
   // kFetch over a scan that can meet a row more than once: return each row
   // at its first entry only (row_id_stream.h, NewFetch).
   bool first_entry_only = false;
