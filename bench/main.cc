@@ -25,7 +25,7 @@ constexpr const char* kUsage =
     "work too)\n"
     "  --workloads LIST    e.g. W1,W3 (default all: W1..W11, WE (W2-W4 on\n"
     "                      a local etcd cluster) and ANALYZE; W2\n"
-    "                      includes W2b W2s, W5 W5b, W6 W6t W6r, W7 W7r, "
+    "                      includes W2b W2s, W4 W4c, W5 W5b, W6 W6t W6r, W7 W7r, "
     "W8 W8s).\n"
     "                      The data is always loaded (once without W1).\n"
     "  --json FILE         write every figure, plan and check as JSON\n"
