@@ -187,6 +187,38 @@ TEST(UnionStream, SeeksEveryChildAndRunsBackwards) {
   EXPECT_EQ(Drain(*s), "(5)(4)(1)");
 }
 
+TEST(UnionStream, CountsItsRemainingKeysOnce) {
+  VectorStream::Calls a, b;
+  std::vector<std::unique_ptr<RowIdStream>> children;
+  children.push_back(Stream({1, 4, 12}, &a));
+  children.push_back(Stream({4, 5, 12, 30}, &b));
+  auto s = NewUnionStream(std::move(children), nullptr);
+  s->Next();  // past 1: 4, 5, 12 and 30 remain, 4 and 12 in both
+  int64_t n = -1;
+  ASSERT_TRUE(s->CountRemaining(&n));
+  EXPECT_EQ(n, 4);
+}
+
+TEST(IntersectStream, CountsOnlyWhenExact) {
+  std::vector<int> most;
+  for (int i = 0; i < 5000; ++i) {
+    if (i % 100 != 7) most.push_back(i);
+  }
+  for (bool exact : {false, true}) {
+    VectorStream::Calls driver, other;
+    std::vector<std::unique_ptr<RowIdStream>> children;
+    children.push_back(Stream(Range(0, 5000), &driver));
+    children.push_back(Stream(most, &other));
+    auto s = NewIntersectStream(std::move(children), nullptr, exact);
+    int64_t n = -1;
+    // An inexact one may fall back to its driver: its keys are no count.
+    EXPECT_EQ(s->CountRemaining(&n), exact);
+    if (exact) {
+      EXPECT_EQ(n, static_cast<int64_t>(most.size()));
+    }
+  }
+}
+
 TEST(SortedStream, SortsDropsRepeatsAndSeeks) {
   VectorStream::Calls a;
   // Not pk-sorted on input: the vector stream sorts, so feed a union of a

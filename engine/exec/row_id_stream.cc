@@ -490,6 +490,13 @@ class UnionStream : public RowIdStream {
     }
     Pick();
   }
+  // Counted by merging the keys here: no row is made per key.
+  bool CountRemaining(int64_t* n) override {
+    int64_t count = 0;
+    for (; valid_; Next()) ++count;
+    *n = count;
+    return true;  // errors and interrupts: status()
+  }
   Status status() const override {
     for (const auto& c : children_) {
       if (!c->status().ok()) return c->status();
@@ -559,6 +566,16 @@ class IntersectStream : public RowIdStream {
   void Seek(std::string_view target) override {
     children_[0]->Seek(target);
     if (!driver_only_) Align();
+  }
+  // Counted by intersecting the keys here: no row is made per key. Only
+  // an exact intersection can be counted (past the fallback to the driver
+  // alone, its keys are not the answer).
+  bool CountRemaining(int64_t* n) override {
+    if (!exact_) return false;
+    int64_t count = 0;
+    for (; valid_; Next()) ++count;
+    *n = count;
+    return true;  // errors and interrupts: status()
   }
   Status status() const override {
     for (const auto& c : children_) {
