@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "engine/exec/value_ops.h"
 #include "indexes/row_format.h"
@@ -210,9 +209,10 @@ class PathBuilder {
   }
 
   Interval Point(const Value& v, std::string label) const {
-    std::string b = v.is_null() ? null_bytes_ : Encode(v);
-    Bound bound{false, true, b, label};
-    return Interval{bound, bound};
+    Bound lo{false, true, v.is_null() ? null_bytes_ : Encode(v),
+             std::move(label)};
+    Bound hi = lo;
+    return Interval{std::move(lo), std::move(hi)};
   }
 
   // `column op v`, v already coerced; in value order, mapped to byte order.
@@ -488,7 +488,7 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
       {rows::IdPrefix(KeyspaceId(table, index)), ""}};
   IntervalSet range;  // of the column after the equality prefix
   bool have_range = false;
-  std::set<int> pinned_lists;  // list columns fixed to a single element
+  std::vector<int> pinned_lists;  // list columns fixed to a single element
   for (size_t k = 0; k < columns.size(); ++k) {
     PathBuilder builder(table, columns[k], labels);
     const bool is_list = table.columns[columns[k].column].is_list;
@@ -502,7 +502,7 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
       // Terms on a list column may be met by different elements: only one
       // of them can shape the scan.
       if (is_list && set) continue;
-      set = set ? Intersect(*set, c->intervals) : c->intervals;
+      set = set ? Intersect(*set, c->intervals) : std::move(c->intervals);
       used.push_back(t);
       exact = exact && c->exact;
       selectivity *= c->selectivity;
@@ -532,7 +532,9 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
       prefixes = std::move(next);
       path.prefix_points = prefixes.size();
       path.eq_columns = static_cast<int>(k) + 1;
-      if (is_list && set->size() == 1) pinned_lists.insert(columns[k].column);
+      if (is_list && set->size() == 1) {
+        pinned_lists.push_back(columns[k].column);
+      }
       continue;
     }
     range = std::move(*set);
@@ -544,7 +546,9 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
   // A row owns one entry per element of each list column, so the scan can
   // meet it more than once unless every list column is pinned to one value.
   for (const KeyColumn& key : columns) {
-    if (table.columns[key.column].is_list && !pinned_lists.count(key.column)) {
+    if (table.columns[key.column].is_list &&
+        std::find(pinned_lists.begin(), pinned_lists.end(), key.column) ==
+            pinned_lists.end()) {
       path.may_repeat_rows = true;
     }
   }
