@@ -479,9 +479,12 @@ class UnionStream : public RowIdStream {
     return children_[cur_child_]->reads_rows();
   }
   void Next() override {
-    for (auto& c : children_) {
-      if (c->Valid() && c->pk() == cur_) c->Next();
+    // cur_ is the key of children_[cur_child_]: that one moves last.
+    for (size_t i = 0; i < children_.size(); ++i) {
+      RowIdStream& c = *children_[i];
+      if (i != cur_child_ && c.Valid() && c.pk() == cur_) c.Next();
     }
+    children_[cur_child_]->Next();
     Pick();
   }
   void Seek(std::string_view target) override {
@@ -515,7 +518,7 @@ class UnionStream : public RowIdStream {
         continue;
       }
       if (!valid_ || Before(reverse_, c->pk(), cur_)) {
-        cur_.assign(c->pk());
+        cur_ = c->pk();
         cur_child_ = i;
         valid_ = true;
       }
@@ -527,7 +530,9 @@ class UnionStream : public RowIdStream {
   bool reverse_;
   bool valid_ = false;
   size_t cur_child_ = 0;
-  std::string cur_;
+  // The smallest key (in the reading direction): a view of the key of
+  // children_[cur_child_], valid until that stream moves.
+  std::string_view cur_;
 };
 
 class IntersectStream : public RowIdStream {
