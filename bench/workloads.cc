@@ -157,10 +157,10 @@ void Bench::RunW4() {
   auto lqc = lq_->Prepare(count_sql);
   auto sqc = sq_->Prepare(count_sql);
   CheckResults("W4c", *lqc, *sqc, params, false);
-  auto tc = TimePerQuery(params.size(),
-                         {RunAll(*lqc, params), RunAll(*sqc, params)});
-  AddLatency("W4c", "COUNT(*) WHERE category = ? OR country = ? (extra)",
-             tc[0], tc[1], 1.0)
+  auto tc =
+      TimePerQuery(params.size(), {RunAll(*lqc, params), RunAll(*sqc, params)});
+  AddLatency("W4c", "COUNT(*) WHERE category = ? OR country = ? (extra)", tc[0],
+             tc[1], 1.0)
       .note =
       "not in the issue: only primary keys are needed, so levelql makes "
       "rows from the union's keys and fetches none";
