@@ -442,11 +442,11 @@ bool IndexProvidesColumn(const TableSchema& table, const IndexSchema* index,
 }
 
 bool PrimaryKeyProvidesColumn(const TableSchema& table, int column) {
-  const ColumnSchema& c = table.columns[column];
+  // The key form decodes to the value unless it is a collation key: the
+  // rule the encoder (and IndexOnly, reading the key) follows.
   for (const KeyColumn& k : table.primary_key) {
-    if (k.column == column && !c.is_list &&
-        (c.type != Type::kText || k.collation == nullptr ||
-         k.collation->is_binary())) {
+    if (k.column == column && !table.columns[column].is_list &&
+        !rows::KeepsOriginalText(table, k)) {
       return true;
     }
   }
