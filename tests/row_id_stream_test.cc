@@ -75,6 +75,25 @@ std::vector<int> Range(int from, int to, int step = 1) {
   return out;
 }
 
+// 0..4999 intersected with the same keys but one in 100 (`most`): nearly
+// every candidate matches.
+std::vector<int> NearlyAll() {
+  std::vector<int> most;
+  for (int i = 0; i < 5000; ++i) {
+    if (i % 100 != 7) most.push_back(i);
+  }
+  return most;
+}
+
+std::unique_ptr<RowIdStream> NearlyAllIntersection(bool exact,
+                                                   VectorStream::Calls* driver,
+                                                   VectorStream::Calls* other) {
+  std::vector<std::unique_ptr<RowIdStream>> children;
+  children.push_back(Stream(Range(0, 5000), driver));
+  children.push_back(Stream(NearlyAll(), other));
+  return NewIntersectStream(std::move(children), nullptr, exact);
+}
+
 TEST(IntersectStream, YieldsKeysEveryStreamHas) {
   VectorStream::Calls a, b, c;
   std::vector<std::unique_ptr<RowIdStream>> children;
@@ -125,15 +144,9 @@ TEST(IntersectStream, FallsBackToItsDriverWhenNearlyEveryKeyMatches) {
   // Every key but one in 100 matches: after 256 candidates the intersection
   // continues with the driver alone (the plan re-checks the WHERE clause),
   // so the other stream is no longer asked.
-  std::vector<int> most;
-  for (int i = 0; i < 5000; ++i) {
-    if (i % 100 != 7) most.push_back(i);
-  }
+  const std::vector<int> most = NearlyAll();
   VectorStream::Calls driver, other;
-  std::vector<std::unique_ptr<RowIdStream>> children;
-  children.push_back(Stream(Range(0, 5000), &driver));
-  children.push_back(Stream(most, &other));
-  auto s = NewIntersectStream(std::move(children), nullptr);
+  auto s = NearlyAllIntersection(/*exact=*/false, &driver, &other);
   int n = 0;
   for (; s->Valid(); s->Next()) ++n;
   EXPECT_GT(n, static_cast<int>(most.size()));  // a superset: keys of the
@@ -144,18 +157,11 @@ TEST(IntersectStream, FallsBackToItsDriverWhenNearlyEveryKeyMatches) {
 TEST(IntersectStream, AnExactIntersectionNeverFallsBackToItsDriver) {
   // The same streams as above, for a plan that re-checks nothing (rows made
   // from the keys alone): every key it gives must be in both streams.
-  std::vector<int> most;
-  for (int i = 0; i < 5000; ++i) {
-    if (i % 100 != 7) most.push_back(i);
-  }
   VectorStream::Calls driver, other;
-  std::vector<std::unique_ptr<RowIdStream>> children;
-  children.push_back(Stream(Range(0, 5000), &driver));
-  children.push_back(Stream(most, &other));
-  auto s = NewIntersectStream(std::move(children), nullptr, /*exact=*/true);
+  auto s = NearlyAllIntersection(/*exact=*/true, &driver, &other);
   std::vector<int> got;
   for (; s->Valid(); s->Next()) got.push_back(std::stoi(std::string(s->pk())));
-  EXPECT_EQ(got, most);
+  EXPECT_EQ(got, NearlyAll());
 }
 
 TEST(IntersectStream, RunsBackwards) {
@@ -199,22 +205,26 @@ TEST(UnionStream, CountsItsRemainingKeysOnce) {
   EXPECT_EQ(n, 4);
 }
 
+TEST(SkipStream, CountsWhatItsStreamHasLeftPastTheSkip) {
+  VectorStream::Calls a, b;
+  std::vector<std::unique_ptr<RowIdStream>> children;
+  children.push_back(Stream({1, 4, 12}, &a));
+  children.push_back(Stream({4, 5, 12, 30}, &b));
+  auto s = NewSkipStream(NewUnionStream(std::move(children), nullptr), 2);
+  int64_t n = -1;
+  ASSERT_TRUE(s->CountRemaining(&n));
+  EXPECT_EQ(n, 3);  // 5, 12, 30
+}
+
 TEST(IntersectStream, CountsOnlyWhenExact) {
-  std::vector<int> most;
-  for (int i = 0; i < 5000; ++i) {
-    if (i % 100 != 7) most.push_back(i);
-  }
   for (bool exact : {false, true}) {
     VectorStream::Calls driver, other;
-    std::vector<std::unique_ptr<RowIdStream>> children;
-    children.push_back(Stream(Range(0, 5000), &driver));
-    children.push_back(Stream(most, &other));
-    auto s = NewIntersectStream(std::move(children), nullptr, exact);
+    auto s = NearlyAllIntersection(exact, &driver, &other);
     int64_t n = -1;
     // An inexact one may fall back to its driver: its keys are no count.
     EXPECT_EQ(s->CountRemaining(&n), exact);
     if (exact) {
-      EXPECT_EQ(n, static_cast<int64_t>(most.size()));
+      EXPECT_EQ(n, static_cast<int64_t>(NearlyAll().size()));
     }
   }
 }

@@ -49,6 +49,9 @@ class BucketMerge : public RowIdStream {
   bool Valid() const override { return merged_->Valid(); }
   void Seek(std::string_view target) override { merged_->Seek(target); }
   void Next() override { merged_->Next(); }
+  bool CountRemaining(int64_t* n) override {
+    return merged_->CountRemaining(n);
+  }
   std::string_view pk() const override { return merged_->pk(); }
   Status status() const override { return merged_->status(); }
   std::string_view entry_key() const override { return merged_->entry_key(); }

@@ -221,14 +221,8 @@ class SpanStream final : public RowIdStream {
   }
 
   bool CountRemaining(int64_t* n) override {
-    if (!Ranked()) {
-      // Steps the iterator through the rest of the spans, counting: no row
-      // is made per entry and nothing above this stream is called.
-      int64_t count = 0;
-      for (; valid_; Next()) ++count;
-      *n = count;
-      return true;  // errors: status()
-    }
+    // Stepping: Next is not virtual here (final).
+    if (!Ranked()) return RowIdStream::CountRemaining(n);
     *n = 0;
     for (size_t s = span_; valid_ && s < spans_.size(); ++s) {
       const KeySpan& span = spans_[s];
@@ -456,7 +450,7 @@ bool Before(bool reverse, std::string_view a, std::string_view b) {
   return reverse ? a > b : a < b;
 }
 
-class UnionStream : public RowIdStream {
+class UnionStream final : public RowIdStream {
  public:
   UnionStream(std::vector<std::unique_ptr<RowIdStream>> children,
               NodeStats* stats)
@@ -493,12 +487,9 @@ class UnionStream : public RowIdStream {
     }
     Pick();
   }
-  // Counted by merging the keys here: no row is made per key.
+  // Steps itself (the class is final: no virtual call per key).
   bool CountRemaining(int64_t* n) override {
-    int64_t count = 0;
-    for (; valid_; Next()) ++count;
-    *n = count;
-    return true;  // errors and interrupts: status()
+    return RowIdStream::CountRemaining(n);
   }
   Status status() const override {
     for (const auto& c : children_) {
@@ -535,7 +526,7 @@ class UnionStream : public RowIdStream {
   std::string_view cur_;
 };
 
-class IntersectStream : public RowIdStream {
+class IntersectStream final : public RowIdStream {
  public:
   IntersectStream(std::vector<std::unique_ptr<RowIdStream>> children,
                   NodeStats* stats, bool exact)
@@ -572,15 +563,10 @@ class IntersectStream : public RowIdStream {
     children_[0]->Seek(target);
     if (!driver_only_) Align();
   }
-  // Counted by intersecting the keys here: no row is made per key. Only
-  // an exact intersection can be counted (past the fallback to the driver
-  // alone, its keys are not the answer).
+  // Past the fallback to the driver alone its keys are no count: only an
+  // exact intersection counts.
   bool CountRemaining(int64_t* n) override {
-    if (!exact_) return false;
-    int64_t count = 0;
-    for (; valid_; Next()) ++count;
-    *n = count;
-    return true;  // errors and interrupts: status()
+    return exact_ && RowIdStream::CountRemaining(n);
   }
   Status status() const override {
     for (const auto& c : children_) {
@@ -702,6 +688,7 @@ class SkipStream : public RowIdStream {
   }
   void Next() override { child_->Next(); }
   void Seek(std::string_view target) override { child_->Seek(target); }
+  bool CountRemaining(int64_t* n) override { return child_->CountRemaining(n); }
   Status status() const override { return child_->status(); }
 
  private:

@@ -71,14 +71,16 @@ class RowIdStream {
     } while (Valid() && entry_key().starts_with(prefix));
     return n;
   }
-  // The number of keys from the current one to the end, when the stream
-  // can count them without making a row of each: a scan of a ranked index
-  // through its counts, other scans by stepping their iterator (errors and
-  // interrupts then in status()). Nothing reads the stream afterwards.
-  // False (nothing read) for the streams that cannot.
+  // The number of keys from the current one to the end, counted without
+  // making a row of each: a scan of a ranked index through its counts,
+  // every other stream by stepping itself (errors and interrupts then in
+  // status()). Nothing reads the stream afterwards. False (nothing read)
+  // when its keys are no count: an intersection that may have continued
+  // with its first stream alone.
   virtual bool CountRemaining(int64_t* n) {
-    (void)n;
-    return false;
+    *n = 0;
+    for (; Valid(); Next()) ++*n;
+    return true;
   }
 };
 

@@ -138,7 +138,6 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
   PlannedSelect out;
   out.where = PlannedWhere(select, t->rules, params);
   ExprMap map;
-  map.reserve(64);
   if ((then.where == nullptr) != (out.where == nullptr)) return std::nullopt;
   if (then.where && !Match(*then.where, *out.where, &map)) return std::nullopt;
   if (then.join_terms > 0) {
