@@ -125,14 +125,34 @@ class Project : public RowSource {
  public:
   Project(ExecContext* ctx, std::unique_ptr<RowSource> input,
           std::vector<const BoundExpr*> exprs)
-      : ctx_(ctx), input_(std::move(input)), exprs_(std::move(exprs)) {}
+      : ctx_(ctx), input_(std::move(input)), exprs_(std::move(exprs)) {
+    // A column an expression reads, and that no later expression reads,
+    // is moved out of the input row: its producer writes every column it
+    // is asked for into each row anew, so the moved-from value is never
+    // read.
+    take_.assign(exprs_.size(), false);
+    for (size_t i = 0; i < exprs_.size(); ++i) {
+      if (exprs_[i]->kind != BoundExpr::Kind::kColumn) continue;
+      bool read_later = false;
+      for (size_t j = i + 1; j < exprs_.size() && !read_later; ++j) {
+        read_later = ReadsColumn(*exprs_[j], exprs_[i]->index);
+      }
+      take_[i] = !read_later;
+    }
+  }
   bool Next(Row* row) override {
     if (!input_->Next(&in_)) return false;
     row->clear();
     row->reserve(exprs_.size());  // exactly: a Sort may keep the row
     EvalContext ec{&in_, ctx_->params, nullptr};
-    for (const BoundExpr* e : exprs_) {
-      Result<Value> v = Evaluate(*e, ec);
+    for (size_t i = 0; i < exprs_.size(); ++i) {
+      const BoundExpr& e = *exprs_[i];
+      if (e.kind == BoundExpr::Kind::kColumn) {
+        Value& v = in_[e.index];
+        row->push_back(take_[i] ? std::move(v) : v);
+        continue;
+      }
+      Result<Value> v = Evaluate(e, ec);
       if (!v.ok()) {
         status_ = v.status();
         return false;
@@ -151,7 +171,16 @@ class Project : public RowSource {
  private:
   ExecContext* ctx_;
   std::unique_ptr<RowSource> input_;
+  static bool ReadsColumn(const BoundExpr& e, int column) {
+    if (e.kind == BoundExpr::Kind::kColumn && e.index == column) return true;
+    for (const auto& a : e.args) {
+      if (ReadsColumn(*a, column)) return true;
+    }
+    return false;
+  }
+
   std::vector<const BoundExpr*> exprs_;
+  std::vector<bool> take_;  // exprs_[i] moves its column out of in_
   Row in_;
   Status status_;
 };
