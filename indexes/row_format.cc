@@ -207,35 +207,51 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
   }
 }
 
-Status EntryLayoutOf(const IndexSchema& index, std::string_view key,
-                     EntryLayout* layout, size_t* indexed_end) {
+namespace {
+
+// Walks an entry key's keyspace id and indexed components: where each
+// ends, and whether one of the components is NULL.
+Status WalkEntryKey(const IndexSchema& index, std::string_view key,
+                    size_t* id_end, size_t* indexed_end, bool* has_null) {
   std::string_view rest = key;
   LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, keys::Direction::kAsc));
-  bool has_null = false;
+  *id_end = key.size() - rest.size();
+  *has_null = false;
   for (const KeyColumn& k : index.columns) {
     bool is_null = false;
     LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, k.direction, &is_null));
-    has_null = has_null || is_null;
+    *has_null = *has_null || is_null;
   }
-  *layout = index.unique && !has_null ? EntryLayout::kPkInValue
-                                      : EntryLayout::kPkInKey;
-  if (indexed_end != nullptr) *indexed_end = key.size() - rest.size();
+  *indexed_end = key.size() - rest.size();
+  return Status::OK();
+}
+
+}  // namespace
+
+Status EntryLayoutOf(const IndexSchema& index, std::string_view key,
+                     EntryLayout* layout, size_t* indexed_end) {
+  size_t id_end = 0, end = 0;
+  bool has_null = false;
+  LQ_RETURN_IF_ERROR(WalkEntryKey(index, key, &id_end, &end, &has_null));
+  *layout = LayoutOf(index, has_null);
+  if (indexed_end != nullptr) *indexed_end = end;
   return Status::OK();
 }
 
 Status ParseIndexEntry(const IndexSchema& index, std::string_view key,
                        std::string_view value, EntryParts* parts) {
-  size_t end = 0;
-  LQ_RETURN_IF_ERROR(EntryLayoutOf(index, key, &parts->layout, &end));
-  size_t id_len = 0;
-  {
-    std::string_view in = key;
-    int64_t id = 0;
-    LQ_RETURN_IF_ERROR(keys::DecodeInt64(&in, keys::Direction::kAsc, &id));
-    id_len = key.size() - in.size();
-  }
-  parts->indexed = key.substr(id_len, end - id_len);
-  std::string_view rest = key.substr(end);
+  size_t id_end = 0, end = 0;
+  bool has_null = false;
+  LQ_RETURN_IF_ERROR(WalkEntryKey(index, key, &id_end, &end, &has_null));
+  return CutIndexEntry(index, key, value, id_end, end, has_null, parts);
+}
+
+Status CutIndexEntry(const IndexSchema& index, std::string_view key,
+                     std::string_view value, size_t id_end, size_t indexed_end,
+                     bool has_null, EntryParts* parts) {
+  parts->layout = LayoutOf(index, has_null);
+  parts->indexed = key.substr(id_end, indexed_end - id_end);
+  std::string_view rest = key.substr(indexed_end);
   if (parts->layout == EntryLayout::kPkInKey) {
     if (rest.empty()) {
       return Status::Corruption("index entry of " + index.name +

@@ -89,6 +89,20 @@ struct EntryParts {
 Status ParseIndexEntry(const IndexSchema& index, std::string_view key,
                        std::string_view value, EntryParts* parts);
 
+// The layout rule above, given whether one of the entry's own indexed
+// components is NULL.
+inline EntryLayout LayoutOf(const IndexSchema& index, bool has_null) {
+  return index.unique && !has_null ? EntryLayout::kPkInValue
+                                   : EntryLayout::kPkInKey;
+}
+
+// ParseIndexEntry for a caller that walked the keyspace id and the indexed
+// components itself (to decode them on its way): they end at `id_end` and
+// `indexed_end`, and `has_null` says whether one of them was NULL.
+Status CutIndexEntry(const IndexSchema& index, std::string_view key,
+                     std::string_view value, size_t id_end, size_t indexed_end,
+                     bool has_null, EntryParts* parts);
+
 struct IndexEntry {
   std::string key;
   std::string value;

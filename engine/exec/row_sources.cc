@@ -327,15 +327,31 @@ class IndexOnly : public RowSource {
   // columns of *row are never read.
   Status Decode(Row* row) const {
     if (index_ == nullptr) return DecodePk(ids_->pk(), row);
-    rows::EntryParts parts;  // the entry's layout decides where pk and
-                             // INCLUDE are
-    LQ_RETURN_IF_ERROR(rows::ParseIndexEntry(*index_, ids_->entry_key(),
-                                             ids_->entry_value(), &parts));
-    std::string_view in = parts.indexed;
+    // One walk over the indexed components decodes the wanted ones; the
+    // entry's layout (from their NULLs) then says where pk and INCLUDE are.
+    const std::string_view key = ids_->entry_key();
+    std::string_view in = key;
+    LQ_RETURN_IF_ERROR(keys::SkipComponent(&in, keys::Direction::kAsc));
+    const size_t id_end = key.size() - in.size();
+    bool has_null = false;
     for (size_t i = 0; i < key_targets_.size(); ++i) {
-      LQ_RETURN_IF_ERROR(
-          Part(&in, index_->columns[i].direction, key_targets_[i], row));
+      const int target = key_targets_[i];
+      bool is_null = false;
+      if (target < 0) {
+        LQ_RETURN_IF_ERROR(
+            keys::SkipComponent(&in, index_->columns[i].direction, &is_null));
+      } else {
+        Value& v = (*row)[target];
+        LQ_RETURN_IF_ERROR(
+            keys::DecodeValue(&in, index_->columns[i].direction, &v));
+        is_null = v.is_null();
+      }
+      has_null = has_null || is_null;
     }
+    rows::EntryParts parts;
+    LQ_RETURN_IF_ERROR(rows::CutIndexEntry(*index_, key, ids_->entry_value(),
+                                           id_end, key.size() - in.size(),
+                                           has_null, &parts));
     LQ_RETURN_IF_ERROR(DecodePk(parts.pk, row));
     in = parts.include;
     for (int target : include_targets_) {
