@@ -476,11 +476,11 @@ bool SomeTermOn(int column, const std::vector<const BoundExpr*>& terms) {
 }
 
 AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
-                            const std::vector<const BoundExpr*>& terms,
-                            bool labels) {
+                            std::vector<const BoundExpr*> inputs, bool labels) {
   AccessPath path;
   path.index = index;
-  path.inputs = terms;
+  path.inputs = std::move(inputs);
+  const std::vector<const BoundExpr*>& terms = path.inputs;
   const std::vector<KeyColumn>& columns = KeyColumnsOf(table, index);
   if (columns.empty() || !SomeTermOn(columns[0].column, terms)) return path;
   // Span prefixes built so far (equality columns), with their labels.

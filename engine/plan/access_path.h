@@ -61,7 +61,7 @@ inline bool MergesSpans(const AccessPath& path) {
 // `terms`, or a path with no spans when no leading column is constrained.
 // `labels`: write each span's EXPLAIN text (a reused plan is not shown).
 AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
-                            const std::vector<const BoundExpr*>& terms,
+                            std::vector<const BoundExpr*> terms,
                             bool labels = true);
 
 // Whether an index entry of `index` (null: the primary key) holds `column`'s

@@ -1,7 +1,9 @@
 #include "engine/plan/plan_cache.h"
 
+#include <algorithm>
 #include <atomic>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "engine/exec/value_ops.h"
 #include "engine/plan/access_path.h"
@@ -10,7 +12,27 @@
 namespace levelql {
 namespace {
 
-using ExprMap = std::unordered_map<const BoundExpr*, const BoundExpr*>;
+// Each node of the template's WHERE clause with its counterpart in the new
+// one. Filled in one walk, then sorted once for lookups: a handful of nodes,
+// so a sorted vector beats a hash table's allocation per node.
+class ExprMap {
+ public:
+  ExprMap() { pairs_.reserve(32); }
+  void Add(const BoundExpr* then, const BoundExpr* now) {
+    pairs_.emplace_back(then, now);
+  }
+  void Seal() { std::sort(pairs_.begin(), pairs_.end()); }
+  // The counterpart of `then`, or null.
+  const BoundExpr* Find(const BoundExpr* then) const {
+    auto it = std::lower_bound(
+        pairs_.begin(), pairs_.end(), then,
+        [](const auto& pair, const BoundExpr* e) { return pair.first < e; });
+    return it != pairs_.end() && it->first == then ? it->second : nullptr;
+  }
+
+ private:
+  std::vector<std::pair<const BoundExpr*, const BoundExpr*>> pairs_;
+};
 
 std::atomic<uint64_t> reuses{0};
 
@@ -38,7 +60,7 @@ bool Match(const BoundExpr& a, const BoundExpr& b, ExprMap* map,
     }
     if (condition && Truth(a.value) != Truth(b.value)) return false;
   }
-  (*map)[&a] = &b;
+  map->Add(&a, &b);
   using parser::BinaryOp;
   const bool logic =
       (a.kind == BoundExpr::Kind::kBinary &&
@@ -66,8 +88,7 @@ bool SameShape(const AccessPath& then, const AccessPath& now,
     return false;
   }
   for (size_t i = 0; i < then.consumed.size(); ++i) {
-    auto it = map.find(then.consumed[i]);
-    if (it == map.end() || it->second != now.consumed[i]) return false;
+    if (map.Find(then.consumed[i]) != now.consumed[i]) return false;
   }
   return true;
 }
@@ -78,21 +99,24 @@ bool SameShape(const AccessPath& then, const AccessPath& now,
 bool Rederive(PlanNode* node, const TableSchema& table, const ExprMap& map) {
   if (node->kind == PlanNode::Kind::kIndexScan && !node->path.inputs.empty()) {
     std::vector<const BoundExpr*> terms;
+    terms.reserve(node->path.inputs.size());
     for (const BoundExpr* t : node->path.inputs) {
-      auto it = map.find(t);
-      if (it == map.end()) return false;
-      terms.push_back(it->second);
+      const BoundExpr* now = map.Find(t);
+      if (now == nullptr) return false;
+      terms.push_back(now);
     }
     // No EXPLAIN text: a reused plan is run, never shown.
     AccessPath path =
-        DeriveAccessPath(table, node->path.index, terms, /*labels=*/false);
+        DeriveAccessPath(table, node->path.index, std::move(terms),
+                         /*labels=*/false);
     if (!SameShape(node->path, path, map)) return false;
     node->path = std::move(path);
   }
   if (node->predicate) {
     // A filter's WHERE clause (HAVING points into the statement: kept).
-    auto it = map.find(node->predicate);
-    if (it != map.end()) node->predicate = it->second;
+    if (const BoundExpr* now = map.Find(node->predicate)) {
+      node->predicate = now;
+    }
   }
   for (size_t i = 0; i < node->children.size(); ++i) {
     // A join's inputs read their own tables (null: a join below).
@@ -152,6 +176,7 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
       if (!Match(*then.hidden[i], *out.hidden[i], &map)) return std::nullopt;
     }
   }
+  map.Seal();
   out.plan = ClonePlan(*then.plan);
   if (!Rederive(out.plan.get(), *select.table, map)) return std::nullopt;
   out.token_mode = then.token_mode;
