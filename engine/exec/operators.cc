@@ -131,13 +131,14 @@ class Project : public RowSource {
     // is asked for into each row anew, so the moved-from value is never
     // read.
     take_.assign(exprs_.size(), false);
-    for (size_t i = 0; i < exprs_.size(); ++i) {
-      if (exprs_[i]->kind != BoundExpr::Kind::kColumn) continue;
-      bool read_later = false;
-      for (size_t j = i + 1; j < exprs_.size() && !read_later; ++j) {
-        read_later = ReadsColumn(*exprs_[j], exprs_[i]->index);
+    std::vector<bool> read_later;  // by column: a later expression reads it
+    for (size_t i = exprs_.size(); i-- > 0;) {
+      const BoundExpr& e = *exprs_[i];
+      if (e.kind == BoundExpr::Kind::kColumn) {
+        const auto c = static_cast<size_t>(e.index);
+        take_[i] = c >= read_later.size() || !read_later[c];
       }
-      take_[i] = !read_later;
+      MarkColumns(e, &read_later);
     }
   }
   bool Next(Row* row) override {
@@ -171,12 +172,13 @@ class Project : public RowSource {
  private:
   ExecContext* ctx_;
   std::unique_ptr<RowSource> input_;
-  static bool ReadsColumn(const BoundExpr& e, int column) {
-    if (e.kind == BoundExpr::Kind::kColumn && e.index == column) return true;
-    for (const auto& a : e.args) {
-      if (ReadsColumn(*a, column)) return true;
+  static void MarkColumns(const BoundExpr& e, std::vector<bool>* columns) {
+    if (e.kind == BoundExpr::Kind::kColumn) {
+      const auto c = static_cast<size_t>(e.index);
+      if (c >= columns->size()) columns->resize(c + 1, false);
+      (*columns)[c] = true;
     }
-    return false;
+    for (const auto& a : e.args) MarkColumns(*a, columns);
   }
 
   std::vector<const BoundExpr*> exprs_;
