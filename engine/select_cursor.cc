@@ -45,9 +45,18 @@ bool SelectCursor::Next() {
   // The last row and its position stay when the end is reached, so a token
   // taken then still names the last row (rows added later come after it).
   if (!run_->exec.root->Next(&scratch_)) return false;
-  std::swap(full_, scratch_);
   ++emitted_;
-  row_.assign(full_.begin(), full_.begin() + run_->exec.width);
+  if (run_->exec.token_mode == TokenMode::kSortKey) {
+    // A token reads the sort keys from the whole row, and they may be
+    // outputs too: the whole row stays, the outputs are copied.
+    std::swap(full_, scratch_);
+    row_.assign(full_.begin(), full_.begin() + run_->exec.width);
+    return true;
+  }
+  // Nothing reads the whole row again: it becomes the outputs, and the
+  // last one's buffer takes the next row.
+  std::swap(row_, scratch_);
+  row_.resize(run_->exec.width);
   if (run_->exec.token_mode == TokenMode::kStream) {
     has_position_ = run_->exec.root->Position(&position_kind_, &position_);
   }
