@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/value_slot.h"
+
 namespace levelql::keys {
 
 namespace {
@@ -160,16 +162,16 @@ Status DecodeMasked(std::string_view* in, uint8_t mask, int depth, Value* out) {
   if (tag >= kTagIntNeg8 && tag <= kTagIntPos8) {
     int64_t v = 0;
     LQ_RETURN_IF_ERROR(DecodeIntBody(in, tag, mask, &v));
-    *out = Value::Int(v);
+    ValueSlot::SetInt(out, Type::kInteger, v);
     return Status::OK();
   }
   switch (tag) {
     case kTagNull:
-      *out = Value::Null();
+      ValueSlot::SetNull(out);
       return Status::OK();
     case kTagFalse:
     case kTagTrue:
-      *out = Value::Bool(tag == kTagTrue);
+      ValueSlot::SetInt(out, Type::kBoolean, tag == kTagTrue ? 1 : 0);
       return Status::OK();
     case kTagReal: {
       if (in->size() < 8) return Corrupt("truncated REAL");
@@ -184,16 +186,15 @@ Status DecodeMasked(std::string_view* in, uint8_t mask, int depth, Value* out) {
     case kTagTimestamp: {
       if (in->size() < 8) return Corrupt("truncated TIMESTAMP");
       const uint64_t bits = ReadBigEndian(in, 8, mask) ^ kSignBit;
-      *out = Value::Timestamp(static_cast<int64_t>(bits));
+      ValueSlot::SetInt(out, Type::kTimestamp, static_cast<int64_t>(bits));
       return Status::OK();
     }
     case kTagText:
     case kTagBlob: {
-      std::string bytes;
-      LQ_RETURN_IF_ERROR(DecodeEscaped(in, mask, &bytes));
-      *out = tag == kTagText ? Value::Text(std::move(bytes))
-                             : Value::Blob(std::move(bytes));
-      return Status::OK();
+      return DecodeEscaped(
+          in, mask,
+          ValueSlot::SetBytes(out,
+                              tag == kTagText ? Type::kText : Type::kBlob));
     }
     case kTagList: {
       if (depth >= kMaxListDepth) return Corrupt("LIST nested too deeply");

@@ -75,6 +75,8 @@ class Value {
   friend bool operator==(const Value& a, const Value& b);
 
  private:
+  friend class ValueSlot;  // in-place writes by levelql's decoders
+
   Value(Type t, int64_t v) : type_(t), i_(v) {}
   Value(Type t, std::string s) : type_(t), s_(std::move(s)) {}
 
