@@ -142,6 +142,46 @@ TEST_F(PlanCacheTest, JoinKeyRangeCopiedToTheOtherTable) {
   EXPECT_GE(reused, 4u);
 }
 
+TEST_F(PlanCacheTest, PlansOfEndedRunsServeLaterRuns) {
+  // A run's copy of the plan goes back to the template when the run ends,
+  // still pointing into that run's WHERE clause; the next run must take
+  // its ranges and filters from its own values. Two runs open at once
+  // each have a copy; both come back, and the next runs take them.
+  const std::string sql =
+      "SELECT t.id, u.label FROM t JOIN u ON u.a = t.a WHERE t.a = ? AND "
+      "t.b > ? AND t.name LIKE ? ORDER BY t.id";
+  auto fresh = [&](const Params& p) {
+    Exec(*db_, "PRAGMA disable_rules = 'plan_cache'");
+    std::string text = CursorText(db_->Query(sql, p));
+    Exec(*db_, "PRAGMA disable_rules = ''");
+    return text;
+  };
+  auto stmt = db_->Prepare(sql);
+  ASSERT_TRUE(stmt.ok()) << stmt.status().ToString();
+  const std::vector<Params> values = {{I(1), I(0), T("a%")},
+                                      {I(2), I(1), T("%")},
+                                      {I(3), I(-1), T("b%")},
+                                      {I(5), I(3), T("c%")},
+                                      {I(0), I(0), T("%e%")}};
+  std::vector<std::string> want;
+  for (const Params& p : values) want.push_back(fresh(p));
+  {
+    auto first = (*stmt)->Query(values[0]);
+    auto second = (*stmt)->Query(values[1]);
+    EXPECT_EQ(CursorText(std::move(second)), want[1]);
+    EXPECT_EQ(CursorText(std::move(first)), want[0]);
+  }
+  const uint64_t before = PlanSparesTaken();
+  for (size_t i = 2; i < values.size(); ++i) {
+    EXPECT_EQ(CursorText((*stmt)->Query(values[i])), want[i]) << "run " << i;
+  }
+  EXPECT_EQ(PlanSparesTaken() - before, 3u);
+  // The answers differ between values, so a copy that kept its last run's
+  // ranges would show.
+  EXPECT_NE(want[2], want[3]);
+  EXPECT_NE(want[3], want[4]);
+}
+
 TEST_F(PlanCacheTest, SchemaChangeMakesANewPlan) {
   auto stmt = db_->Prepare("SELECT id FROM t WHERE b = ? ORDER BY id");
   ASSERT_TRUE(stmt.ok());

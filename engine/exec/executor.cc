@@ -1,5 +1,7 @@
 #include "engine/exec/executor.h"
 
+#include <utility>
+
 #include "engine/exec/build_operators.h"
 #include "engine/exec/value_ops.h"
 #include "engine/plan/planner.h"
@@ -100,6 +102,30 @@ Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
   return PlanSelect(select, limit, offset, input);
 }
 
+SelectExecution& SelectExecution::operator=(SelectExecution&& other) noexcept {
+  if (this == &other) return *this;
+  End();
+  plan = std::move(other.plan);
+  spares = std::exchange(other.spares, nullptr);
+  token_mode = other.token_mode;
+  order_signature = other.order_signature;
+  where = std::move(other.where);
+  hidden = std::move(other.hidden);
+  keep = std::move(other.keep);
+  width = other.width;
+  root = std::move(other.root);
+  return *this;
+}
+
+SelectExecution::~SelectExecution() { End(); }
+
+void SelectExecution::End() {
+  root.reset();  // the operators point into the plan
+  if (spares != nullptr && plan != nullptr) spares->GiveBack(std::move(plan));
+  plan.reset();
+  spares = nullptr;
+}
+
 SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
                             ExecContext* ctx) {
   SelectExecution exec;
@@ -109,6 +135,7 @@ SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
   exec.where = std::move(planned.where);
   exec.hidden = std::move(planned.hidden);
   exec.keep = std::move(planned.keep);
+  exec.spares = planned.spares;
   exec.root = BuildOperators(exec.plan.get(), ctx, select.table);
   exec.width = select.outputs.size();
   return exec;

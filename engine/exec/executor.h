@@ -22,7 +22,16 @@ namespace levelql {
 // The plan of a SELECT and its running operators. `root` is declared last
 // so that it is destroyed before what its operators point into.
 struct SelectExecution {
+  SelectExecution() = default;
+  SelectExecution(SelectExecution&& other) noexcept {
+    *this = std::move(other);
+  }
+  SelectExecution& operator=(SelectExecution&& other) noexcept;
+  // Ends the operators, then gives a reused plan back to its template.
+  ~SelectExecution();
+
   std::unique_ptr<PlanNode> plan;
+  const PlanSpares* spares = nullptr;  // a reused plan's template (`keep`)
   TokenMode token_mode = TokenMode::kStream;
   uint64_t order_signature = 0;      // what its tokens' positions refer to
   BoundExprPtr where;                // the normalized WHERE clause
@@ -30,6 +39,9 @@ struct SelectExecution {
   std::shared_ptr<const void> keep;  // what else the plan points into
   size_t width = 0;                  // visible output columns
   std::unique_ptr<RowSource> root;   // rows are [outputs..., sort keys...]
+
+ private:
+  void End();
 };
 
 // A SELECT's LIMIT (-1: none) and OFFSET, evaluated.

@@ -35,6 +35,7 @@ class ExprMap {
 };
 
 std::atomic<uint64_t> reuses{0};
+std::atomic<uint64_t> spares_taken{0};
 
 // Whether `b` is `a` but for the values of its constants, each of the same
 // type as in `a`; a constant that stands as a condition (the whole clause,
@@ -93,36 +94,39 @@ bool SameShape(const AccessPath& then, const AccessPath& now,
   return true;
 }
 
-// Points the copied plan under `node` (reading `table`) at the new WHERE
-// clause and derives its scans' ranges again; false when a range changed
+// Makes `node`, a copy of the template's `then` (reading `table`), the
+// plan for the new WHERE clause: each scan's ranges derived again, each
+// filter pointed at its counterpart, the counts of the last run cleared.
+// Reads the template's expressions, never the copy's (a copy given back
+// by a run still points into that run's). False when a range changed
 // shape.
-bool Rederive(PlanNode* node, const TableSchema& table, const ExprMap& map) {
-  if (node->kind == PlanNode::Kind::kIndexScan && !node->path.inputs.empty()) {
+bool Rederive(const PlanNode& then, PlanNode* node, const TableSchema& table,
+              const ExprMap& map) {
+  node->stats = NodeStats();
+  if (then.kind == PlanNode::Kind::kIndexScan && !then.path.inputs.empty()) {
     std::vector<const BoundExpr*> terms;
-    terms.reserve(node->path.inputs.size());
-    for (const BoundExpr* t : node->path.inputs) {
+    terms.reserve(then.path.inputs.size());
+    for (const BoundExpr* t : then.path.inputs) {
       const BoundExpr* now = map.Find(t);
       if (now == nullptr) return false;
       terms.push_back(now);
     }
     // No EXPLAIN text: a reused plan is run, never shown.
-    AccessPath path =
-        DeriveAccessPath(table, node->path.index, std::move(terms),
-                         /*labels=*/false);
-    if (!SameShape(node->path, path, map)) return false;
+    AccessPath path = DeriveAccessPath(table, then.path.index, std::move(terms),
+                                       /*labels=*/false);
+    if (!SameShape(then.path, path, map)) return false;
     node->path = std::move(path);
   }
-  if (node->predicate) {
+  if (then.predicate) {
     // A filter's WHERE clause (HAVING points into the statement: kept).
-    if (const BoundExpr* now = map.Find(node->predicate)) {
-      node->predicate = now;
-    }
+    const BoundExpr* now = map.Find(then.predicate);
+    node->predicate = now ? now : then.predicate;
   }
-  for (size_t i = 0; i < node->children.size(); ++i) {
+  for (size_t i = 0; i < then.children.size(); ++i) {
     // A join's inputs read their own tables (null: a join below).
-    const bool own = i < node->join_tables.size() && node->join_tables[i];
-    if (!Rederive(node->children[i].get(), own ? *node->join_tables[i] : table,
-                  map)) {
+    const bool own = i < then.join_tables.size() && then.join_tables[i];
+    if (!Rederive(*then.children[i], node->children[i].get(),
+                  own ? *then.join_tables[i] : table, map)) {
       return false;
     }
   }
@@ -154,6 +158,20 @@ std::shared_ptr<const PlanTemplate> MakePlanTemplate(RuleSet rules,
   return made;
 }
 
+void PlanTemplate::GiveBack(std::unique_ptr<PlanNode> plan) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (spares_.size() < kMaxSpares) spares_.push_back(std::move(plan));
+}
+
+std::unique_ptr<PlanNode> PlanTemplate::TakeSpare() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (spares_.empty()) return nullptr;
+  std::unique_ptr<PlanNode> plan = std::move(spares_.back());
+  spares_.pop_back();
+  spares_taken.fetch_add(1, std::memory_order_relaxed);
+  return plan;
+}
+
 std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
                                        const BoundSelect& select,
                                        const std::vector<Value>& params) {
@@ -177,16 +195,24 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
     }
   }
   map.Seal();
-  out.plan = ClonePlan(*then.plan);
-  if (!Rederive(out.plan.get(), *select.table, map)) return std::nullopt;
+  out.plan = t->TakeSpare();
+  if (!out.plan) out.plan = ClonePlan(*then.plan);
+  if (!Rederive(*then.plan, out.plan.get(), *select.table, map)) {
+    return std::nullopt;
+  }
   out.token_mode = then.token_mode;
   out.order_signature = then.order_signature;
   out.join_terms = then.join_terms;
+  out.spares = t.get();
   out.keep = std::move(t);  // the plan points into its other expressions
   reuses.fetch_add(1, std::memory_order_relaxed);
   return out;
 }
 
 uint64_t PlanReuses() { return reuses.load(std::memory_order_relaxed); }
+
+uint64_t PlanSparesTaken() {
+  return spares_taken.load(std::memory_order_relaxed);
+}
 
 }  // namespace levelql

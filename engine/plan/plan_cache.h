@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -32,11 +33,24 @@ namespace levelql {
 
 // A plan kept for reuse, and what it was made under besides the catalog
 // (the prepared statement's binding is per catalog, statistics included).
-struct PlanTemplate {
+// The copies of its plan that runs have ended are kept for the next runs
+// (a handful: one per run at once), so a run neither copies nor frees one.
+struct PlanTemplate : PlanSpares {
   RuleSet rules;
   int64_t limit = -1;  // evaluated LIMIT (-1: none) and OFFSET
   int64_t offset = 0;
   PlannedSelect planned;  // planned.reusable
+
+  void GiveBack(std::unique_ptr<PlanNode> plan) const override;
+  // A copy of planned.plan that a run gave back, or null. Its scans' ranges
+  // and filters still point into that run's WHERE clause: ReusePlan sets
+  // them from the template before the copy runs again.
+  std::unique_ptr<PlanNode> TakeSpare() const;
+
+ private:
+  static constexpr size_t kMaxSpares = 4;
+  mutable std::mutex mu_;
+  mutable std::vector<std::unique_ptr<PlanNode>> spares_;
 };
 
 // Makes `planned` a template: a kept plan is only run, never shown, so its
@@ -54,8 +68,10 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
                                        const BoundSelect& select,
                                        const std::vector<Value>& params);
 
-// Plans ReusePlan has made in this process (tests check reuse happens).
+// Plans ReusePlan has made in this process, and of them those made from a
+// copy an ended run gave back (tests check both happen).
 uint64_t PlanReuses();
+uint64_t PlanSparesTaken();
 
 }  // namespace levelql
 

@@ -44,6 +44,14 @@ struct PlannerInput {
 
 // A planned SELECT: the tree, what its continuation tokens record, and the
 // expressions the planner made that the tree points into.
+// Plans kept for a template's next runs (plan_cache.h).
+class PlanSpares {
+ public:
+  virtual ~PlanSpares() = default;
+  // Takes back the plan of a run that ended.
+  virtual void GiveBack(std::unique_ptr<PlanNode> plan) const = 0;
+};
+
 struct PlannedSelect {
   std::unique_ptr<PlanNode> plan;
   TokenMode token_mode = TokenMode::kStream;
@@ -59,6 +67,9 @@ struct PlannedSelect {
   bool reusable = false;
   // What else the plan points into (a reused plan: its template).
   std::shared_ptr<const void> keep;
+  // A reused plan: where it goes when its run ends, for the next run of
+  // the template (plan_cache.h); kept alive by `keep`.
+  const PlanSpares* spares = nullptr;
 };
 
 // The WHERE clause a SELECT's plan reads: normalized for `params`
