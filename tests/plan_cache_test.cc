@@ -12,7 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "levelql/database.h"
@@ -180,6 +182,38 @@ TEST_F(PlanCacheTest, PlansOfEndedRunsServeLaterRuns) {
   // ranges would show.
   EXPECT_NE(want[2], want[3]);
   EXPECT_NE(want[3], want[4]);
+}
+
+TEST_F(PlanCacheTest, ThreadsShareAPreparedStatement) {
+  // Runs on several threads take and give back copies of one template's
+  // plan at once; each answer must be its own values' (fixed values, so
+  // the test is deterministic whatever the threads' interleaving).
+  const std::string sql =
+      "SELECT id, name FROM t WHERE a = ? AND b >= ? ORDER BY id";
+  std::vector<Params> values;
+  std::vector<std::string> want;
+  for (int a = 0; a < 6; ++a) {
+    for (int b = 0; b < 5; b += 2) {
+      values.push_back({I(a), I(b)});
+      Exec(*db_, "PRAGMA disable_rules = 'plan_cache'");
+      want.push_back(CursorText(db_->Query(sql, values.back())));
+      Exec(*db_, "PRAGMA disable_rules = ''");
+    }
+  }
+  auto stmt = db_->Prepare(sql);
+  ASSERT_TRUE(stmt.ok()) << stmt.status().ToString();
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < 60; ++k) {
+        const size_t i = (static_cast<size_t>(t) * 7 + k * 5) % values.size();
+        if (CursorText((*stmt)->Query(values[i])) != want[i]) ++wrong;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 TEST_F(PlanCacheTest, SchemaChangeMakesANewPlan) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -21,12 +22,18 @@ class ExprMap {
   void Add(const BoundExpr* then, const BoundExpr* now) {
     pairs_.emplace_back(then, now);
   }
-  void Seal() { std::sort(pairs_.begin(), pairs_.end()); }
+  void Seal() {
+    std::sort(pairs_.begin(), pairs_.end(), [](const auto& a, const auto& b) {
+      return std::less<const BoundExpr*>()(a.first, b.first);
+    });
+  }
   // The counterpart of `then`, or null.
   const BoundExpr* Find(const BoundExpr* then) const {
-    auto it = std::lower_bound(
-        pairs_.begin(), pairs_.end(), then,
-        [](const auto& pair, const BoundExpr* e) { return pair.first < e; });
+    auto it =
+        std::lower_bound(pairs_.begin(), pairs_.end(), then,
+                         [](const auto& pair, const BoundExpr* e) {
+                           return std::less<const BoundExpr*>()(pair.first, e);
+                         });
     return it != pairs_.end() && it->first == then ? it->second : nullptr;
   }
 
@@ -158,7 +165,7 @@ std::shared_ptr<const PlanTemplate> MakePlanTemplate(RuleSet rules,
   return made;
 }
 
-void PlanTemplate::GiveBack(std::unique_ptr<PlanNode> plan) const {
+void PlanTemplate::GiveBack(std::unique_ptr<PlanNode> plan) const noexcept {
   std::lock_guard<std::mutex> lock(mu_);
   if (spares_.size() < kMaxSpares) spares_.push_back(std::move(plan));
 }

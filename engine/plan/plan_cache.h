@@ -15,8 +15,9 @@
 // for values of the same shape, but for estimates: like SQLite's plans, it
 // does not look at how many rows the new values select.
 //
-// Thread-safety: a PlanTemplate is immutable and shared; ReusePlan is a
-// pure function of it.
+// Thread-safety: a PlanTemplate is shared. What it plans from is immutable;
+// the copies of its plan that ended runs give back (below) are held under a
+// mutex, so threads running one prepared statement each take their own.
 #ifndef LEVELQL_ENGINE_PLAN_PLAN_CACHE_H_
 #define LEVELQL_ENGINE_PLAN_PLAN_CACHE_H_
 
@@ -36,12 +37,16 @@ namespace levelql {
 // The copies of its plan that runs have ended are kept for the next runs
 // (a handful: one per run at once), so a run neither copies nor frees one.
 struct PlanTemplate : PlanSpares {
+  PlanTemplate() { spares_.reserve(kMaxSpares); }  // GiveBack never allocates
+
   RuleSet rules;
   int64_t limit = -1;  // evaluated LIMIT (-1: none) and OFFSET
   int64_t offset = 0;
   PlannedSelect planned;  // planned.reusable
 
-  void GiveBack(std::unique_ptr<PlanNode> plan) const override;
+  // The spares are a cache: handing them out and back leaves what the
+  // template plans from unchanged, hence const.
+  void GiveBack(std::unique_ptr<PlanNode> plan) const noexcept override;
   // A copy of planned.plan that a run gave back, or null. Its scans' ranges
   // and filters still point into that run's WHERE clause: ReusePlan sets
   // them from the template before the copy runs again.

@@ -42,16 +42,16 @@ struct PlannerInput {
   int64_t backward_rows = 0;
 };
 
-// A planned SELECT: the tree, what its continuation tokens record, and the
-// expressions the planner made that the tree points into.
 // Plans kept for a template's next runs (plan_cache.h).
 class PlanSpares {
  public:
   virtual ~PlanSpares() = default;
-  // Takes back the plan of a run that ended.
-  virtual void GiveBack(std::unique_ptr<PlanNode> plan) const = 0;
+  // Takes back the plan of a run that ended (or drops it).
+  virtual void GiveBack(std::unique_ptr<PlanNode> plan) const noexcept = 0;
 };
 
+// A planned SELECT: the tree, what its continuation tokens record, and the
+// expressions the planner made that the tree points into.
 struct PlannedSelect {
   std::unique_ptr<PlanNode> plan;
   TokenMode token_mode = TokenMode::kStream;
