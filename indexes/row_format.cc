@@ -209,21 +209,11 @@ void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,
 
 namespace {
 
-// Walks an entry key's keyspace id and indexed components: where each
-// ends, and whether one of the components is NULL.
-Status WalkEntryKey(const IndexSchema& index, std::string_view key,
-                    size_t* id_end, size_t* indexed_end, bool* has_null) {
-  std::string_view rest = key;
-  LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, keys::Direction::kAsc));
-  *id_end = key.size() - rest.size();
-  *has_null = false;
-  for (const KeyColumn& k : index.columns) {
-    bool is_null = false;
-    LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, k.direction, &is_null));
-    *has_null = *has_null || is_null;
-  }
-  *indexed_end = key.size() - rest.size();
-  return Status::OK();
+// Skips each indexed component (WalkIndexedComponents).
+auto SkipEach(const IndexSchema& index) {
+  return [&index](size_t i, std::string_view* in, bool* is_null) {
+    return keys::SkipComponent(in, index.columns[i].direction, is_null);
+  };
 }
 
 }  // namespace
@@ -232,7 +222,8 @@ Status EntryLayoutOf(const IndexSchema& index, std::string_view key,
                      EntryLayout* layout, size_t* indexed_end) {
   size_t id_end = 0, end = 0;
   bool has_null = false;
-  LQ_RETURN_IF_ERROR(WalkEntryKey(index, key, &id_end, &end, &has_null));
+  LQ_RETURN_IF_ERROR(WalkIndexedComponents(index, key, SkipEach(index), &id_end,
+                                           &end, &has_null));
   *layout = LayoutOf(index, has_null);
   if (indexed_end != nullptr) *indexed_end = end;
   return Status::OK();
@@ -242,7 +233,8 @@ Status ParseIndexEntry(const IndexSchema& index, std::string_view key,
                        std::string_view value, EntryParts* parts) {
   size_t id_end = 0, end = 0;
   bool has_null = false;
-  LQ_RETURN_IF_ERROR(WalkEntryKey(index, key, &id_end, &end, &has_null));
+  LQ_RETURN_IF_ERROR(WalkIndexedComponents(index, key, SkipEach(index), &id_end,
+                                           &end, &has_null));
   return CutIndexEntry(index, key, value, id_end, end, has_null, parts);
 }
 

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "indexes/key_codec.h"
 #include "indexes/schema.h"
 #include "levelql/status.h"
 
@@ -96,9 +97,31 @@ inline EntryLayout LayoutOf(const IndexSchema& index, bool has_null) {
                                    : EntryLayout::kPkInKey;
 }
 
-// ParseIndexEntry for a caller that walked the keyspace id and the indexed
-// components itself (to decode them on its way): they end at `id_end` and
-// `indexed_end`, and `has_null` says whether one of them was NULL.
+// Walks an entry key (or its prefix through the indexed components): the
+// keyspace id, then each indexed component `i`, handed to
+// `each(i, &rest, &is_null)`, which consumes it (skips or decodes it) and
+// says whether it is NULL. Sets where the id and the components end, and
+// whether one of them was NULL (the layout rule's input). EntryLayoutOf and
+// ParseIndexEntry skip every component; IndexOnly decodes those it reads.
+template <typename Each>
+Status WalkIndexedComponents(const IndexSchema& index, std::string_view key,
+                             Each&& each, size_t* id_end, size_t* indexed_end,
+                             bool* has_null) {
+  std::string_view rest = key;
+  LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, keys::Direction::kAsc));
+  *id_end = key.size() - rest.size();
+  *has_null = false;
+  for (size_t i = 0; i < index.columns.size(); ++i) {
+    bool is_null = false;
+    LQ_RETURN_IF_ERROR(each(i, &rest, &is_null));
+    *has_null = *has_null || is_null;
+  }
+  *indexed_end = key.size() - rest.size();
+  return Status::OK();
+}
+
+// ParseIndexEntry for a caller that walked the key itself
+// (WalkIndexedComponents, with what that walk set).
 Status CutIndexEntry(const IndexSchema& index, std::string_view key,
                      std::string_view value, size_t id_end, size_t indexed_end,
                      bool has_null, EntryParts* parts);

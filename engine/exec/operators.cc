@@ -149,8 +149,12 @@ class Project : public RowSource {
     for (size_t i = 0; i < exprs_.size(); ++i) {
       const BoundExpr& e = *exprs_[i];
       if (e.kind == BoundExpr::Kind::kColumn) {
-        Value& v = in_[e.index];
-        row->push_back(take_[i] ? std::move(v) : v);
+        // (Two calls: `take ? move : copy` would build a temporary.)
+        if (take_[i]) {
+          row->push_back(std::move(in_[e.index]));
+        } else {
+          row->push_back(in_[e.index]);
+        }
         continue;
       }
       Result<Value> v = Evaluate(e, ec);

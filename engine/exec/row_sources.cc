@@ -330,30 +330,24 @@ class IndexOnly : public RowSource {
     // One walk over the indexed components decodes the wanted ones; the
     // entry's layout (from their NULLs) then says where pk and INCLUDE are.
     const std::string_view key = ids_->entry_key();
-    std::string_view in = key;
-    LQ_RETURN_IF_ERROR(keys::SkipComponent(&in, keys::Direction::kAsc));
-    const size_t id_end = key.size() - in.size();
+    size_t id_end = 0, indexed_end = 0;
     bool has_null = false;
-    for (size_t i = 0; i < key_targets_.size(); ++i) {
-      const int target = key_targets_[i];
-      bool is_null = false;
-      if (target < 0) {
-        LQ_RETURN_IF_ERROR(
-            keys::SkipComponent(&in, index_->columns[i].direction, &is_null));
-      } else {
-        Value& v = (*row)[target];
-        LQ_RETURN_IF_ERROR(
-            keys::DecodeValue(&in, index_->columns[i].direction, &v));
-        is_null = v.is_null();
-      }
-      has_null = has_null || is_null;
-    }
+    auto each = [&](size_t i, std::string_view* in, bool* is_null) {
+      const keys::Direction dir = index_->columns[i].direction;
+      if (key_targets_[i] < 0) return keys::SkipComponent(in, dir, is_null);
+      Value& v = (*row)[key_targets_[i]];
+      LQ_RETURN_IF_ERROR(keys::DecodeValue(in, dir, &v));
+      *is_null = v.is_null();
+      return Status::OK();
+    };
+    LQ_RETURN_IF_ERROR(rows::WalkIndexedComponents(*index_, key, each, &id_end,
+                                                   &indexed_end, &has_null));
     rows::EntryParts parts;
     LQ_RETURN_IF_ERROR(rows::CutIndexEntry(*index_, key, ids_->entry_value(),
-                                           id_end, key.size() - in.size(),
-                                           has_null, &parts));
+                                           id_end, indexed_end, has_null,
+                                           &parts));
     LQ_RETURN_IF_ERROR(DecodePk(parts.pk, row));
-    in = parts.include;
+    std::string_view in = parts.include;
     for (int target : include_targets_) {
       LQ_RETURN_IF_ERROR(Part(&in, keys::Direction::kAsc, target, row));
     }
