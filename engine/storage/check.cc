@@ -357,10 +357,6 @@ class TableCheck {
                 "dangling entry " + EntryText(index, key) + ": " + why);
         continue;
       }
-      if (batch.refs.empty()) {
-        batch.bytes.reserve(kVerifyBatchBytes);
-        batch.refs.reserve(kVerifyBatchBytes / 4 / sizeof(Batch::Ref));
-      }
       Batch::Ref r;
       r.at = static_cast<uint32_t>(batch.bytes.size());
       r.key_size = static_cast<uint32_t>(key.size());
