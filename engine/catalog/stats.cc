@@ -1,6 +1,9 @@
 #include "engine/catalog/stats.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <thread>
 
 #include "engine/catalog/catalog.h"
 #include "indexes/row_format.h"
@@ -15,7 +18,10 @@ constexpr size_t kCommonValues = 8;
 // Counts entries and distinct prefixes of the first `columns` components
 // of the keys under `prefix`. Keys come sorted, so a prefix is new exactly
 // when its bytes differ from the previous key's: components are only
-// skipped over (SkipComponent), never decoded.
+// skipped over (SkipComponent), never decoded. Per entry: the key's
+// components skipped, one comparison with the previous key, and a copy of
+// the bytes the next comparison needs; nothing allocated once the buffers
+// have grown.
 Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
                  const std::string& prefix,
                  const std::vector<KeyColumn>& columns, IndexStats* out) {
@@ -24,16 +30,24 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
   out->samples.clear();
   out->common.clear();
   out->sample_step = 1;
-  std::string last;  // the previous key
-  std::vector<size_t> last_ends, ends(columns.size());
-  int64_t run = 0;  // entries sharing the current first component
+  std::string last;  // the previous key, up to its last counted component
+  std::vector<size_t> last_ends(columns.size()), ends(columns.size());
+  int64_t run = 0;           // entries sharing the current first component
+  int64_t until_sample = 0;  // entries before the next sample
+  // The run of the previous first component ended: it joins the most
+  // common values when it outnumbers the least of a full list. On a tie
+  // the earlier value stays, so a unique key's list is its first values.
   auto end_run = [&]() {
     if (run == 0) return;
-    const std::string first =
-        last.substr(prefix.size(), last_ends[0] - prefix.size());
-    out->common.emplace_back(first, run);
-    std::sort(out->common.begin(), out->common.end(),
-              [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (out->common.size() == kCommonValues &&
+        run <= out->common.back().second) {
+      return;
+    }
+    auto at = std::upper_bound(
+        out->common.begin(), out->common.end(), run,
+        [](int64_t n, const auto& value) { return n > value.second; });
+    out->common.emplace(
+        at, last.substr(prefix.size(), last_ends[0] - prefix.size()), run);
     if (out->common.size() > kCommonValues) out->common.pop_back();
   };
   auto it = store->NewIterator(snapshot);
@@ -47,13 +61,17 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
       ends[i] = key.size() - rest.size();
     }
     // The shortest prefix that differs from the previous key's; it and
-    // every longer one are new.
+    // every longer one are new. Prefixes nest: the first that differs in
+    // length or bytes is found by comparing the longest common one.
     size_t first_new = 0;
     if (out->entries > 0) {
       while (first_new < columns.size() &&
-             ends[first_new] == last_ends[first_new] &&
-             key.compare(0, ends[first_new], last, 0, ends[first_new]) == 0) {
+             ends[first_new] == last_ends[first_new]) {
         ++first_new;
+      }
+      while (first_new > 0 && key.compare(0, ends[first_new - 1], last, 0,
+                                          ends[first_new - 1]) != 0) {
+        --first_new;
       }
     }
     for (size_t i = first_new; i < columns.size(); ++i) ++out->distinct[i];
@@ -65,54 +83,95 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
       ++run;
       // Every sample_step-th first component; past kSamples of them, every
       // other one is dropped and the step doubles.
-      if (out->entries % out->sample_step == 0) {
+      if (until_sample == 0) {
         out->samples.emplace_back(
             key.substr(prefix.size(), ends[0] - prefix.size()));
         if (out->samples.size() > kSamples) {
-          for (size_t i = 0; 2 * i < out->samples.size(); ++i) {
+          // (From 1: moving the first sample onto itself emptied it.)
+          for (size_t i = 1; 2 * i < out->samples.size(); ++i) {
             out->samples[i] = std::move(out->samples[2 * i]);
           }
           out->samples.resize((out->samples.size() + 1) / 2);
           out->sample_step *= 2;
         }
+        // The next multiple of the step (which may just have doubled).
+        until_sample = out->sample_step - (out->entries + 1) % out->sample_step;
+        if (until_sample == out->sample_step) until_sample = 0;
+      } else {
+        --until_sample;
       }
     }
     ++out->entries;
     last.assign(key.data(), columns.empty() ? 0 : ends.back());
-    last_ends = ends;
+    std::swap(last_ends, ends);
   }
   if (!columns.empty()) end_run();
   return it->status();
 }
 
+// Runs jobs[0..n) on up to `threads` threads (this one included); each job
+// is independent and writes only its own result.
+void RunJobs(const std::vector<std::function<void()>>& jobs, size_t threads) {
+  std::atomic<size_t> next{0};
+  auto work = [&]() {
+    for (size_t i = next++; i < jobs.size(); i = next++) jobs[i]();
+  };
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < std::min(threads, jobs.size()); ++t) {
+    helpers.emplace_back(work);
+  }
+  work();
+  for (std::thread& t : helpers) t.join();
+}
+
 }  // namespace
 
 Result<TableStats> ComputeStats(KvStore* store, const KvSnapshot* snapshot,
-                                const TableSchema& table) {
+                                const TableSchema& table, size_t threads) {
   TableStats stats;
   const IndexSchema* one_per_row = nullptr;  // an index with an entry a row
   for (const auto& index : table.indexes) {
-    IndexStats s;
-    LQ_RETURN_IF_ERROR(CountKeys(store, snapshot, rows::IdPrefix(index->id),
-                                 index->columns, &s));
-    stats.indexes[index->name] = s;
     if (!index->multi_valued && index->needs_reindex.empty()) {
       one_per_row = index.get();
     }
   }
-  IndexStats pk;
-  if (one_per_row && table.primary_key.size() == 1) {
-    // A one-column primary key is distinct on every row, and an index with
-    // one entry per row has as many entries as the table has rows: the
-    // rows, the largest key range, need not be read.
+  // A one-column primary key is distinct on every row, and an index with
+  // one entry per row has as many entries as the table has rows: the rows,
+  // the largest key range, need not be read.
+  const bool read_rows = !(one_per_row && table.primary_key.size() == 1);
+
+  // One scan per index (and of the rows when they must be read), each on
+  // its own iterator over the same snapshot, so they may run at once.
+  struct Scan {
+    std::string prefix;
+    const std::vector<KeyColumn>* columns;
+    IndexStats* out;
+    Status status;
+  };
+  std::vector<Scan> scans;
+  for (const auto& index : table.indexes) {
+    scans.push_back({rows::IdPrefix(index->id), &index->columns,
+                     &stats.indexes[index->name], Status::OK()});
+  }
+  IndexStats& pk = stats.indexes[""];
+  if (read_rows) {
+    scans.push_back(
+        {rows::IdPrefix(table.id), &table.primary_key, &pk, Status::OK()});
+  }
+  std::vector<std::function<void()>> jobs;
+  for (Scan& scan : scans) {
+    jobs.emplace_back([&scan, store, snapshot] {
+      scan.status =
+          CountKeys(store, snapshot, scan.prefix, *scan.columns, scan.out);
+    });
+  }
+  RunJobs(jobs, store->remote() ? 1 : threads);
+  for (const Scan& scan : scans) LQ_RETURN_IF_ERROR(scan.status);
+  if (!read_rows) {
     pk.entries = stats.indexes[one_per_row->name].entries;
     pk.distinct.assign(1, pk.entries);
-  } else {
-    LQ_RETURN_IF_ERROR(CountKeys(store, snapshot, rows::IdPrefix(table.id),
-                                 table.primary_key, &pk));
   }
   stats.rows = pk.entries;
-  stats.indexes[""] = pk;
   return stats;
 }
 

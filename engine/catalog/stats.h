@@ -9,6 +9,7 @@
 #ifndef LEVELQL_ENGINE_CATALOG_STATS_H_
 #define LEVELQL_ENGINE_CATALOG_STATS_H_
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -41,9 +42,11 @@ struct TableStats {
   std::map<std::string, IndexStats> indexes;  // "" is the primary key
 };
 
-// Reads the table and each index once, from `snapshot`.
+// Reads each index (and the rows, unless an index counts them) once, from
+// `snapshot`, on up to `threads` threads: the statistics are the same
+// whatever the number.
 Result<TableStats> ComputeStats(KvStore* store, const KvSnapshot* snapshot,
-                                const TableSchema& table);
+                                const TableSchema& table, size_t threads = 1);
 
 std::string StatsKey(const std::string& table);
 std::string EncodeStats(const TableStats& stats);
