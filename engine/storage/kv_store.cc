@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "engine/storage/crc32c.h"
+#include "engine/storage/iterator_pool.h"
 #include "engine/storage/leveldb_store.h"
 #include "indexes/key_codec.h"
 
@@ -189,22 +190,46 @@ std::string InUseMessage(const leveldb::Status& s, const std::string& path) {
 
 class LevelDbSnapshot : public KvSnapshot {
  public:
-  LevelDbSnapshot(leveldb::DB* db) : db_(db), snap_(db->GetSnapshot()) {}
+  LevelDbSnapshot(leveldb::DB* db, IteratorPool* pool) : db_(db) {
+    epoch_ = pool->Tagged([&] { snap_ = db->GetSnapshot(); });
+  }
   ~LevelDbSnapshot() override { db_->ReleaseSnapshot(snap_); }
   const leveldb::Snapshot* get() const { return snap_; }
+  // The write epoch it holds (iterator_pool.h), or IteratorPool::kNoEpoch.
+  uint64_t epoch() const { return epoch_; }
 
  private:
   leveldb::DB* db_;
-  const leveldb::Snapshot* snap_;
+  const leveldb::Snapshot* snap_ = nullptr;
+  uint64_t epoch_ = IteratorPool::kNoEpoch;
 };
 
+// A LevelDB iterator that goes back to its store's pool when it ends. One
+// taken from the pool stands wherever its last reader left it, so it
+// reports no entry until it is positioned.
 class LevelDbIterator : public KvIterator {
  public:
-  explicit LevelDbIterator(leveldb::Iterator* it) : it_(it) {}
-  bool Valid() const override { return it_->Valid(); }
-  void Seek(std::string_view target) override { it_->Seek(ToSlice(target)); }
-  void SeekToFirst() override { it_->SeekToFirst(); }
-  void SeekToLast() override { it_->SeekToLast(); }
+  // `uses`: the reads `it` served before this one.
+  LevelDbIterator(leveldb::Iterator* it, IteratorPool* pool, uint64_t epoch,
+                  int uses)
+      : it_(it), pool_(pool), epoch_(epoch), uses_(uses + 1) {}
+  ~LevelDbIterator() override { pool_->Give(it_, epoch_, uses_); }
+  LevelDbIterator(const LevelDbIterator&) = delete;
+  LevelDbIterator& operator=(const LevelDbIterator&) = delete;
+
+  bool Valid() const override { return positioned_ && it_->Valid(); }
+  void Seek(std::string_view target) override {
+    positioned_ = true;
+    it_->Seek(ToSlice(target));
+  }
+  void SeekToFirst() override {
+    positioned_ = true;
+    it_->SeekToFirst();
+  }
+  void SeekToLast() override {
+    positioned_ = true;
+    it_->SeekToLast();
+  }
   void Next() override { it_->Next(); }
   void Prev() override { it_->Prev(); }
   std::string_view key() const override {
@@ -218,13 +243,18 @@ class LevelDbIterator : public KvIterator {
   Status status() const override { return FromLevelDb(it_->status()); }
 
  private:
-  std::unique_ptr<leveldb::Iterator> it_;
+  leveldb::Iterator* it_;  // owned; given to pool_ at the end
+  IteratorPool* pool_;
+  uint64_t epoch_;
+  int uses_;
+  bool positioned_ = false;
 };
 
 class LevelDbStore : public KvStore {
  public:
   ~LevelDbStore() override {
-    db_.reset();  // before the env, cache and filter it uses
+    pool_.Clear();  // idle iterators hold the database's versions
+    db_.reset();    // before the env, cache and filter it uses
   }
 
   static Result<std::unique_ptr<KvStore>> Open(const std::string& path,
@@ -275,7 +305,7 @@ class LevelDbStore : public KvStore {
   }
 
   std::shared_ptr<const KvSnapshot> GetSnapshot() override {
-    return std::make_shared<LevelDbSnapshot>(db_.get());
+    return std::make_shared<LevelDbSnapshot>(db_.get(), &pool_);
   }
 
   Status Get(const KvSnapshot* snapshot, std::string_view key,
@@ -308,7 +338,9 @@ class LevelDbStore : public KvStore {
     }
     leveldb::WriteOptions wo;
     wo.sync = sync;
+    pool_.WriteStarted();
     Status st = FromLevelDb(db_->Write(wo, &wb));
+    pool_.WriteDone();
     if (!st.ok()) write_failed_.store(true);
     return st;
   }
@@ -318,10 +350,22 @@ class LevelDbStore : public KvStore {
     // A damaged block is an error, not a crash: PreadFile checks blocks
     // read from files; LevelDB checks them in other environments.
     ro.verify_checksums = !blocks_verified_;
-    if (snapshot) {
-      ro.snapshot = static_cast<const LevelDbSnapshot*>(snapshot)->get();
+    // An idle iterator reading the same state, else a new one (tagged
+    // with the state it reads, for the pool).
+    const auto* snap = static_cast<const LevelDbSnapshot*>(snapshot);
+    uint64_t epoch = snap ? snap->epoch() : pool_.Current();
+    int uses = 0;
+    if (leveldb::Iterator* idle = pool_.Take(epoch, &uses)) {
+      return std::make_unique<LevelDbIterator>(idle, &pool_, epoch, uses);
     }
-    return std::make_unique<LevelDbIterator>(db_->NewIterator(ro));
+    leveldb::Iterator* it = nullptr;
+    if (snap) {
+      ro.snapshot = snap->get();
+      it = db_->NewIterator(ro);
+    } else {
+      epoch = pool_.Tagged([&] { it = db_->NewIterator(ro); });
+    }
+    return std::make_unique<LevelDbIterator>(it, &pool_, epoch, 0);
   }
 
  private:
@@ -332,6 +376,7 @@ class LevelDbStore : public KvStore {
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   std::unique_ptr<leveldb::Cache> cache_;
   std::unique_ptr<leveldb::DB> db_;
+  IteratorPool pool_;  // ended iterators, reused while no write intervenes
   std::atomic<bool> write_failed_{false};
 };
 

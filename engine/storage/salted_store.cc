@@ -31,6 +31,12 @@ class SaltedIterator : public KvIterator {
         pin_(pin),
         parallel_(parallel),
         base_(factory_()) {}
+  // Children end last first, then base_: a store that keeps ended
+  // iterators (iterator_pool.h) hands the last one back first, so the next
+  // scan's base and bucket 0, 1, ... get the iterators that read there.
+  ~SaltedIterator() override {
+    while (!children_.empty()) children_.pop_back();
+  }
 
   bool Valid() const override {
     return merging_ ? !heap_.empty() : base_->Valid();
