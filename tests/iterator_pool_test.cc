@@ -5,8 +5,10 @@
 #include "engine/storage/iterator_pool.h"
 
 #include <gtest/gtest.h>
+#include <leveldb/iterator.h>
 
 #include <atomic>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,6 +38,59 @@ std::vector<std::string> Keys(KvStore* store, const KvSnapshot* snapshot,
   }
   EXPECT_TRUE(it->status().ok());
   return keys;
+}
+
+// The pool alone, with LevelDB's empty iterators: what it keeps and for
+// which state.
+TEST(IteratorPool, KeepsOnlyIteratorsOfTheCurrentState) {
+  IteratorPool pool;
+  int uses = 0;
+  const uint64_t zero = pool.Current();
+  ASSERT_EQ(zero, 0u);
+  pool.Give(leveldb::NewEmptyIterator(), zero, 1);
+  EXPECT_EQ(pool.Take(zero + 1, &uses), nullptr);  // another state
+  EXPECT_EQ(pool.Take(IteratorPool::kNoEpoch, &uses), nullptr);
+  leveldb::Iterator* it = pool.Take(zero, &uses);
+  ASSERT_NE(it, nullptr);
+  EXPECT_EQ(uses, 1);
+  {
+    IteratorPool::Writing writing(&pool);
+    // A write in flight: no state to tag, but the last one's iterators
+    // still serve reads of it.
+    EXPECT_EQ(pool.Current(), IteratorPool::kNoEpoch);
+    pool.Give(it, zero, 1);
+    it = pool.Take(zero, &uses);
+    EXPECT_NE(it, nullptr);
+    pool.Give(it, zero, 1);
+  }
+  // The write done: the pool was emptied, and an iterator of the state
+  // before it is no longer kept.
+  EXPECT_EQ(pool.Current(), zero + 1);
+  EXPECT_EQ(pool.Take(zero, &uses), nullptr);
+  pool.Give(leveldb::NewEmptyIterator(), zero, 1);
+  EXPECT_EQ(pool.Take(zero, &uses), nullptr);
+  // Neither one that served kMaxUses reads, nor one that failed.
+  pool.Give(leveldb::NewEmptyIterator(), zero + 1, IteratorPool::kMaxUses);
+  pool.Give(leveldb::NewErrorIterator(leveldb::Status::IOError("x")), zero + 1,
+            1);
+  EXPECT_EQ(pool.Take(zero + 1, &uses), nullptr);
+}
+
+TEST(IteratorPool, EndsAnIteratorLeftIdleTooLong) {
+  IteratorPool pool;
+  int uses = 0;
+  pool.Give(leveldb::NewEmptyIterator(), 0, 1);  // left at the bottom
+  pool.Give(leveldb::NewEmptyIterator(), 0, 1);
+  // One iterator taken and given back, again and again: the other waits.
+  for (uint64_t i = 0; i < IteratorPool::kMaxAge; ++i) {
+    leveldb::Iterator* it = pool.Take(0, &uses);
+    ASSERT_NE(it, nullptr);
+    pool.Give(it, 0, 1);
+  }
+  leveldb::Iterator* first = pool.Take(0, &uses);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(pool.Take(0, &uses), nullptr);  // the idle one has ended
+  delete first;
 }
 
 class IteratorPoolTest : public ::testing::Test {
@@ -121,11 +176,14 @@ TEST_F(IteratorPoolTest, AReusedIteratorReportsNothingUntilPositioned) {
 
 // Readers running while a writer writes: each batch adds two keys and the
 // count of pairs, so every read of one state finds twice the count it
-// reads; an iterator of another state would not.
+// reads, and a read without a snapshot finds at least the pairs written
+// before it began and at most those begun before it ended; an iterator of
+// another state would not.
 TEST_F(IteratorPoolTest, ReadsOfEveryStateWhileAWriterWrites) {
   constexpr int kBatches = 1500;
   constexpr int kReads = 1500;
   std::atomic<int> wrong{0};
+  std::atomic<int> begun{0}, written{0};  // batches
   std::thread writer([&] {
     for (int i = 1; i <= kBatches; ++i) {
       WriteBatch batch;
@@ -135,22 +193,31 @@ TEST_F(IteratorPoolTest, ReadsOfEveryStateWhileAWriterWrites) {
       std::snprintf(key, sizeof(key), "p%06d-b", i);
       batch.Put(key, "");
       batch.Put("n", std::to_string(i));
+      begun.store(i);
       if (!store_->Write(batch, false).ok()) ++wrong;
+      written.store(i);
     }
   });
   std::vector<std::thread> readers;
   for (int r = 0; r < 2; ++r) {
     readers.emplace_back([&, r] {
-      for (int i = 0; i < kReads; ++i) {
-        auto snapshot = r == 0 || i % 2 ? store_->GetSnapshot() : nullptr;
-        std::string n = "0";
-        if (snapshot) {
+      // From the writer's first batch to its last, and kReads at least.
+      while (begun.load() == 0) std::this_thread::yield();
+      for (int i = 0; i < kReads || written.load() < kBatches; ++i) {
+        if (r == 0 || i % 2) {
+          auto snapshot = store_->GetSnapshot();
+          std::string n = "0";
           Status s = store_->Get(snapshot.get(), "n", &n);
           if (!s.ok() && s.code() != Status::Code::kNotFound) ++wrong;
           if (!s.ok()) n = "0";
+          const size_t keys = Keys(store_.get(), snapshot.get(), "p").size();
+          if (keys != 2 * std::stoul(n)) ++wrong;
+        } else {
+          const size_t low = 2 * static_cast<size_t>(written.load());
+          const size_t keys = Keys(store_.get(), nullptr, "p").size();
+          const size_t high = 2 * static_cast<size_t>(begun.load());
+          if (keys < low || keys > high || keys % 2 != 0) ++wrong;
         }
-        const size_t keys = Keys(store_.get(), snapshot.get(), "p").size();
-        if (snapshot ? keys != 2 * std::stoul(n) : keys % 2 != 0) ++wrong;
       }
     });
   }

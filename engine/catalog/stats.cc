@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <system_error>
 #include <thread>
 
 #include "engine/catalog/catalog.h"
@@ -117,8 +118,14 @@ void RunJobs(const std::vector<std::function<void()>>& jobs, size_t threads) {
     for (size_t i = next++; i < jobs.size(); i = next++) jobs[i]();
   };
   std::vector<std::thread> helpers;
+  helpers.reserve(threads);
   for (size_t t = 1; t < std::min(threads, jobs.size()); ++t) {
-    helpers.emplace_back(work);
+    // A thread the system refuses leaves its jobs to the others.
+    try {
+      helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;
+    }
   }
   work();
   for (std::thread& t : helpers) t.join();

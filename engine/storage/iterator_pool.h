@@ -17,11 +17,13 @@
 // is tagged N; any other is untagged and never shares an iterator. An
 // iterator goes into the pool only tagged with the current count, and a
 // write empties the pool once it is done, so a taker's tag always names
-// the very state the iterator reads. At most kMaxIdle are kept, and each
-// serves at most kMaxUses reads: an idle iterator holds the files and
-// memtable of the version it was made on, which LevelDB's compactions (run
-// by reads too) may since have replaced, so a stream of reads soon lets
-// them go. A write, or closing the store, lets them all go.
+// the very state the iterator reads. At most kMaxIdle are kept, each
+// serves at most kMaxUses reads, and one left idle while kMaxAge others
+// were given back ends: an idle iterator holds the files and memtable of
+// the version it was made on, which LevelDB's compactions (run by reads
+// too) may since have replaced, so a stream of reads soon lets them go. A
+// write, or closing the store, lets them all go; until then a store no
+// read uses keeps what its idle iterators hold, as an open iterator would.
 //
 // Thread-safe. Used by kv_store.cc only (it is LevelDB's).
 #ifndef LEVELQL_ENGINE_STORAGE_ITERATOR_POOL_H_
@@ -42,18 +44,29 @@ class IteratorPool {
   static constexpr uint64_t kNoEpoch = UINT64_MAX;
   static constexpr size_t kMaxIdle = 32;  // a salted scan holds 17
   static constexpr int kMaxUses = 100;
+  static constexpr uint64_t kMaxAge = 4 * kMaxIdle;
 
   IteratorPool() = default;
   IteratorPool(const IteratorPool&) = delete;
   IteratorPool& operator=(const IteratorPool&) = delete;
   ~IteratorPool() { Clear(); }
 
-  // Around every write applied to the store.
-  void WriteStarted() { started_.fetch_add(1); }
-  void WriteDone() {
-    done_.fetch_add(1);
-    Clear();
-  }
+  // Brackets every write applied to the store (however it ends).
+  class Writing {
+   public:
+    explicit Writing(IteratorPool* pool) : pool_(pool) {
+      pool_->started_.fetch_add(1);
+    }
+    ~Writing() {
+      pool_->done_.fetch_add(1);
+      pool_->Clear();
+    }
+    Writing(const Writing&) = delete;
+    Writing& operator=(const Writing&) = delete;
+
+   private:
+    IteratorPool* pool_;
+  };
 
   // Runs `read` (taking a snapshot, or making an iterator) and returns the
   // epoch it saw, or kNoEpoch when a write may have been in flight.
@@ -86,11 +99,13 @@ class IteratorPool {
     leveldb::Iterator* it;
     uint64_t epoch;
     int uses;
+    uint64_t given;  // clock_ when given back
   };
   std::atomic<uint64_t> started_{0};
   std::atomic<uint64_t> done_{0};
   std::mutex mu_;
-  std::vector<Idle> idle_;  // guarded by mu_; the last given first
+  std::vector<Idle> idle_;  // guarded by mu_; in the order given back
+  uint64_t clock_ = 0;      // guarded by mu_: iterators given back
   static inline std::atomic<uint64_t> reused_{0};
 };
 

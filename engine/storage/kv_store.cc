@@ -338,9 +338,11 @@ class LevelDbStore : public KvStore {
     }
     leveldb::WriteOptions wo;
     wo.sync = sync;
-    pool_.WriteStarted();
-    Status st = FromLevelDb(db_->Write(wo, &wb));
-    pool_.WriteDone();
+    Status st;
+    {
+      IteratorPool::Writing writing(&pool_);
+      st = FromLevelDb(db_->Write(wo, &wb));
+    }
     if (!st.ok()) write_failed_.store(true);
     return st;
   }
