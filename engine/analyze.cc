@@ -4,8 +4,31 @@
 #include <thread>
 
 #include "engine/database_impl.h"
+#include "indexes/key_codec.h"
+#include "indexes/row_format.h"
 
 namespace levelql {
+namespace {
+
+// From this many bytes in the store's files, a table's scans run at once
+// (a few hundred thousand entries: a thread's start is then lost in it).
+constexpr int64_t kParallelAnalyzeBytes = 4 << 20;
+
+// The bytes the table's rows and entries take in the store's files, as far
+// as it can tell (0 when it cannot).
+int64_t StoredBytes(KvStore* store, const TableSchema& table) {
+  int64_t bytes = 0;
+  auto add = [&](int64_t id) {
+    const std::string prefix = rows::IdPrefix(id);
+    bytes += std::max<int64_t>(
+        0, store->ApproximateBytes(prefix, keys::PrefixSuccessor(prefix)));
+  };
+  add(table.id);
+  for (const auto& index : table.indexes) add(index->id);
+  return bytes;
+}
+
+}  // namespace
 
 Status DatabaseImpl::RunAnalyze(const parser::Analyze& analyze) {
   WriterLock lock(&writer_);
@@ -25,11 +48,14 @@ Status DatabaseImpl::RunAnalyze(const parser::Analyze& analyze) {
   SaltedStore view(store_.get(), cat->salt_layout);  // logical key order
   auto next = std::make_shared<CatalogState>(*cat);
   WriteBatch batch;
-  // The indexes of a table are read at once, a thread each up to the
-  // machine's cores (at most 4).
-  const size_t threads =
+  // A large table's indexes are read at once, a thread each up to the
+  // machine's cores (at most 4); a small one's on this thread, since
+  // starting a thread costs more than reading a few thousand entries.
+  const size_t cores =
       std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
   for (const auto& t : tables) {
+    const size_t threads =
+        StoredBytes(&view, *t) >= kParallelAnalyzeBytes ? cores : 1;
     LQ_ASSIGN_OR_RETURN(TableStats stats,
                         ComputeStats(&view, snapshot.get(), *t, threads));
     batch.Put(StatsKey(t->name), EncodeStats(stats));

@@ -347,6 +347,13 @@ class LevelDbStore : public KvStore {
     return st;
   }
 
+  int64_t ApproximateBytes(std::string_view lo, std::string_view hi) override {
+    leveldb::Range range(ToSlice(lo), ToSlice(hi));
+    uint64_t size = 0;
+    db_->GetApproximateSizes(&range, 1, &size);
+    return static_cast<int64_t>(size);
+  }
+
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
     leveldb::ReadOptions ro;
     // A damaged block is an error, not a crash: PreadFile checks blocks

@@ -8,6 +8,7 @@
 #ifndef LEVELQL_ENGINE_STORAGE_KV_STORE_H_
 #define LEVELQL_ENGINE_STORAGE_KV_STORE_H_
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -183,6 +184,14 @@ class KvStore {
   // True when every read is a network round trip (etcd): independent reads
   // are worth issuing concurrently (the buckets of a salted table).
   virtual bool remote() const { return false; }
+  // Roughly how many bytes the keys in [lo, hi) take in the store's files
+  // (LevelDB: from its tables' indexes, without reading them; what is
+  // still in memory counts nothing), or -1 when the store cannot tell.
+  virtual int64_t ApproximateBytes(std::string_view lo, std::string_view hi) {
+    (void)lo;
+    (void)hi;
+    return -1;
+  }
 };
 
 // Opens LevelDB at `path`; ":memory:" uses LevelDB's in-memory Env.

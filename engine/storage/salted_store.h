@@ -107,6 +107,11 @@ class SaltedStore : public KvStore {
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override;
   bool shared() const override { return base_->shared(); }
   bool remote() const override { return base_->remote(); }
+  // A salted range's buckets lie inside its logical range (the bucket byte
+  // follows the id): the same bounds cover them.
+  int64_t ApproximateBytes(std::string_view lo, std::string_view hi) override {
+    return base_->ApproximateBytes(lo, hi);
+  }
 
   // Reads of single buckets (an iterator positioning one bucket of a salted
   // range, or a Get) by this store and its iterators so far.
