@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "bench/bench_util.h"
+#include "bench/leveldb_setup.h"
 
 namespace levelql::bench {
 
@@ -230,38 +231,6 @@ std::string Lower(std::string s) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
   }
   return s;
-}
-
-// LevelDB as levelql's storage adapter opens it (engine/kv_store.cc), with
-// levelql's default Options (include/levelql/database.h): the raw store and
-// DrainCompactions must write tables exactly as levelql would (a compaction
-// run without the filter policy would write tables without bloom filters).
-struct LevelDbSetup {
-  std::unique_ptr<leveldb::Cache> cache;
-  std::unique_ptr<const leveldb::FilterPolicy> filter;
-  leveldb::Options options;
-
-  explicit LevelDbSetup(size_t cache_bytes) {
-    Options defaults;
-    cache.reset(leveldb::NewLRUCache(cache_bytes));
-    if (defaults.bloom_bits_per_key > 0) {
-      filter.reset(leveldb::NewBloomFilterPolicy(defaults.bloom_bits_per_key));
-      options.filter_policy = filter.get();
-    }
-    options.create_if_missing = true;
-    options.paranoid_checks = true;
-    options.block_cache = cache.get();
-    options.compression = defaults.compression ? leveldb::kSnappyCompression
-                                               : leveldb::kNoCompression;
-  }
-};
-
-// levelql reads with checksums verified (engine/kv_store.cc); so does the
-// raw store.
-leveldb::ReadOptions Reading() {
-  leveldb::ReadOptions ro;
-  ro.verify_checksums = true;
-  return ro;
 }
 
 // Equality range of an index entry prefix: keys are prefix + 8-byte id.

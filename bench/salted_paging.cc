@@ -9,16 +9,17 @@
 // Then the floor: raw LevelDB on both closed databases, doing only the key
 // positionings the query needs (RawPositionings): no merge of 16 buckets
 // can cost less than positioning each.
-#include <leveldb/cache.h>
 #include <leveldb/db.h>
-#include <leveldb/filter_policy.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <memory>
 
 #include "bench/bench.h"
+#include "bench/leveldb_setup.h"
 
 namespace levelql::bench {
 namespace {
@@ -26,16 +27,17 @@ namespace {
 constexpr int kBuckets = 16;
 
 // Rows per bucket of the table with id 1 (the first one created) in the
-// closed database at `path`; empty when it cannot be read.
-std::vector<int64_t> RowsPerBucket(const std::string& path) {
+// closed database at `path`; empty when it cannot be read. (Opened as
+// levelql opens it: a compaction it runs writes the tables levelql would.)
+std::vector<int64_t> RowsPerBucket(const std::string& path,
+                                   size_t cache_bytes) {
   std::vector<int64_t> counts(kBuckets);
+  LevelDbSetup setup(cache_bytes);
   leveldb::DB* raw = nullptr;
-  leveldb::Options options;
-  if (!leveldb::DB::Open(options, path, &raw).ok()) return {};
+  if (!leveldb::DB::Open(setup.options, path, &raw).ok()) return {};
   std::unique_ptr<leveldb::DB> db(raw);
   const std::string prefix("\x15\x01", 2);  // INTEGER 1: table id 1
-  std::unique_ptr<leveldb::Iterator> it(
-      db->NewIterator(leveldb::ReadOptions()));
+  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(Reading()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     if (it->key().size() <= prefix.size()) return {};
@@ -47,26 +49,17 @@ std::vector<int64_t> RowsPerBucket(const std::string& path) {
 }
 
 // The least LevelDB work the query needs, on the closed database at
-// `path` (opened as levelql opens it: the same block cache, bloom filters,
-// no compression): a fresh iterator per bucket (`buckets` 0: the plain
-// table, one), each put on the last key of its bucket, as a merge of the
-// buckets' newest keys must; then the plain table's 9 further steps of its
-// top 10. What positioning costs, outside levelql.
+// `path` (opened as levelql opens it: leveldb_setup.h): a fresh iterator
+// per bucket (`buckets` 0: the plain table, one), each put on the last key
+// of its bucket, as a merge of the buckets' newest keys must; then the
+// plain table's 9 further steps of its top 10. What positioning costs,
+// outside levelql. `setup` must outlive the function returned.
 std::function<void()> RawPositionings(const std::string& path, int buckets,
-                                      size_t cache_bytes, size_t queries,
-                                      std::shared_ptr<leveldb::DB>* keep) {
-  auto cache =
-      std::shared_ptr<leveldb::Cache>(leveldb::NewLRUCache(cache_bytes));
-  auto filter = std::shared_ptr<const leveldb::FilterPolicy>(
-      leveldb::NewBloomFilterPolicy(10));
-  leveldb::Options options;
-  options.block_cache = cache.get();
-  options.filter_policy = filter.get();
-  options.compression = leveldb::kNoCompression;
+                                      size_t queries, LevelDbSetup* setup,
+                                      std::unique_ptr<leveldb::DB>* keep) {
   leveldb::DB* raw = nullptr;
-  if (!leveldb::DB::Open(options, path, &raw).ok()) return nullptr;
-  // The database goes before the cache and filter it uses.
-  keep->reset(raw, [cache, filter](leveldb::DB* db) { delete db; });
+  if (!leveldb::DB::Open(setup->options, path, &raw).ok()) return nullptr;
+  keep->reset(raw);
   const std::string table("\x15\x01", 2);  // INTEGER 1: table id 1
   return [raw, table, buckets, queries] {
     for (size_t q = 0; q < queries; ++q) {
@@ -75,8 +68,7 @@ std::function<void()> RawPositionings(const std::string& path, int buckets,
         std::string end = table;
         if (buckets > 0) end.push_back(static_cast<char>(b));
         end.back() = static_cast<char>(end.back() + 1);  // past the range
-        std::unique_ptr<leveldb::Iterator> it(
-            raw->NewIterator(leveldb::ReadOptions()));
+        std::unique_ptr<leveldb::Iterator> it(raw->NewIterator(Reading()));
         it->Seek(end);
         if (it->Valid()) {
           it->Prev();
@@ -136,15 +128,18 @@ void Bench::RunW2s() {
   lq_salted.reset();
   plain->Close();
   salted->Close();
-  std::vector<int64_t> counts = RowsPerBucket(dir_ + "/w2s-salted");
+  std::vector<int64_t> counts =
+      RowsPerBucket(dir_ + "/w2s-salted", options_.cache_bytes);
   Measure floor_salted, floor_plain;
   if (!options_.check_only) {
-    std::shared_ptr<leveldb::DB> a, b;
-    auto salted_floor =
-        RawPositionings(dir_ + "/w2s-salted", kBuckets, options_.cache_bytes,
-                        params.size(), &a);
-    auto plain_floor = RawPositionings(dir_ + "/w2s-plain", 0,
-                                       options_.cache_bytes, params.size(), &b);
+    // Each database before its setup (declared first, ended last).
+    LevelDbSetup salted_setup(options_.cache_bytes);
+    LevelDbSetup plain_setup(options_.cache_bytes);
+    std::unique_ptr<leveldb::DB> a, b;
+    auto salted_floor = RawPositionings(dir_ + "/w2s-salted", kBuckets,
+                                        params.size(), &salted_setup, &a);
+    auto plain_floor = RawPositionings(dir_ + "/w2s-plain", 0, params.size(),
+                                       &plain_setup, &b);
     if (salted_floor && plain_floor) {
       auto f = TimePerQuery(params.size(), {salted_floor, plain_floor});
       floor_salted = f[0];
