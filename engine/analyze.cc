@@ -56,8 +56,13 @@ Status DatabaseImpl::RunAnalyze(const parser::Analyze& analyze) {
   for (const auto& t : tables) {
     const size_t threads =
         StoredBytes(&view, *t) >= kParallelAnalyzeBytes ? cores : 1;
-    LQ_ASSIGN_OR_RETURN(TableStats stats,
-                        ComputeStats(&view, snapshot.get(), *t, threads));
+    // A salted table's slices of the logical order are not ranges of the
+    // store's files: its size estimates cannot place a sample.
+    const int64_t sample_bytes =
+        t->salt_buckets > 0 ? 0 : options_.analyze_sample_bytes;
+    LQ_ASSIGN_OR_RETURN(
+        TableStats stats,
+        ComputeStats(&view, snapshot.get(), *t, threads, sample_bytes));
     batch.Put(StatsKey(t->name), EncodeStats(stats));
     next->stats[t->name] = std::make_shared<const TableStats>(std::move(stats));
   }

@@ -8,11 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "engine/catalog/catalog.h"
+#include "engine/catalog/stats_sample.h"
 #include "engine/storage/kv_store.h"
 #include "indexes/key_codec.h"
 #include "indexes/row_format.h"
@@ -157,6 +159,168 @@ TEST(StatsTest, MatchesAReferenceOnEveryKindOfIndex) {
     EXPECT_EQ(ab.common[0].first, three) << when;
     EXPECT_GT(ab.sample_step, 8) << when;
   }
+}
+
+// A store that cannot tell sizes: a sample cannot be placed in it.
+class NoSizes : public KvStore {
+ public:
+  explicit NoSizes(KvStore* base) : base_(base) {}
+  std::shared_ptr<const KvSnapshot> GetSnapshot() override {
+    return base_->GetSnapshot();
+  }
+  Status Get(const KvSnapshot* snapshot, std::string_view key,
+             std::string* value) override {
+    return base_->Get(snapshot, key, value);
+  }
+  Status Write(const WriteBatch& batch, bool sync) override {
+    return base_->Write(batch, sync);
+  }
+  std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
+    return base_->NewIterator(snapshot);
+  }
+
+ private:
+  KvStore* base_;
+};
+
+void ExpectWithin(double want, double got, double share,
+                  const std::string& what) {
+  EXPECT_LE(std::abs(got - want), share * want)
+      << what << ": want " << want << ", got " << got;
+}
+
+// Three key ranges of 400,000 entries each, written as an index's entries
+// are (the components, then the primary key), in a store reopened so they
+// lie in its files: sampled statistics land near the exact ones.
+TEST(StatsTest, SamplesEstimateLargeKeyRanges) {
+  TempDir dir;
+  constexpr int kEntries = 400000;
+  struct Range {
+    std::string name;
+    std::string prefix;
+    std::vector<KeyColumn> columns;
+  };
+  const KeyColumn asc{0, keys::Direction::kAsc};
+  const KeyColumn desc{1, keys::Direction::kDesc};
+  // 30% 'hot' and 97 other values; 5,000 users with stamps (newest
+  // first); unique names.
+  std::vector<Range> ranges = {{"cat", rows::IdPrefix(901), {asc}},
+                               {"user", rows::IdPrefix(902), {asc, desc}},
+                               {"name", rows::IdPrefix(903), {asc}}};
+  auto key_of = [&](size_t r, int i) {
+    std::string key = ranges[r].prefix;
+    const uint64_t h = static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ULL;
+    if (r == 0) {
+      keys::EncodeValue(
+          Value::Text(i % 10 < 3 ? "hot" : "c" + std::to_string(i % 97)),
+          keys::Direction::kAsc, &key);
+    } else if (r == 1) {
+      keys::EncodeValue(Value::Int(static_cast<int64_t>(h % 5000)),
+                        keys::Direction::kAsc, &key);
+      keys::EncodeValue(Value::Int(i), keys::Direction::kDesc, &key);
+    } else {
+      std::string name;
+      for (int k = 0; k < 10; ++k) name.push_back('a' + (h >> (5 * k)) % 26);
+      keys::EncodeValue(Value::Text(name), keys::Direction::kAsc, &key);
+    }
+    keys::EncodeValue(Value::Int(i), keys::Direction::kAsc, &key);  // the pk
+    return key;
+  };
+  {
+    auto store = OpenLevelDbStore(dir.path(), Options());
+    ASSERT_TRUE(store.ok());
+    for (size_t r = 0; r < ranges.size(); ++r) {
+      WriteBatch batch;
+      for (int i = 0; i < kEntries; ++i) {
+        batch.Put(key_of(r, i), "");
+        if (i % 10000 == 9999) {
+          ASSERT_TRUE((*store)->Write(batch, false).ok());
+          batch = WriteBatch();
+        }
+      }
+    }
+  }
+  auto store = OpenLevelDbStore(dir.path(), Options());
+  ASSERT_TRUE(store.ok());
+  for (const Range& r : ranges) {
+    const IndexStats want = Reference(store->get(), r.prefix, r.columns);
+    ASSERT_EQ(want.entries, kEntries);
+    IndexStats got;
+    auto sampled = SampleKeys(store->get(), nullptr, r.prefix, r.columns, &got);
+    ASSERT_TRUE(sampled.ok()) << sampled.status().ToString();
+    ASSERT_TRUE(*sampled) << r.name << " was not sampled";
+    ExpectWithin(want.entries, got.entries, 0.05, r.name + " entries");
+    ASSERT_EQ(got.distinct.size(), want.distinct.size());
+    for (size_t i = 0; i < want.distinct.size(); ++i) {
+      ExpectWithin(want.distinct[i], got.distinct[i], 0.1,
+                   r.name + " distinct " + std::to_string(i));
+    }
+    EXPECT_TRUE(std::is_sorted(got.samples.begin(), got.samples.end()))
+        << r.name;
+    EXPECT_GE(got.samples.size(), kHistogramSamples / 2) << r.name;
+    EXPECT_LE(got.samples.size(), kHistogramSamples) << r.name;
+    // About as many entries below the exact histogram's middle sample.
+    const std::string& middle = want.samples[want.samples.size() / 2];
+    ExpectWithin(want.EntriesBetween("", middle),
+                 got.EntriesBetween("", middle), 0.05, r.name + " lower half");
+    if (r.name == "cat") {
+      // 98 values: found one by one, exactly; 'hot' the most common.
+      EXPECT_EQ(got.distinct[0], 98);
+      ASSERT_FALSE(got.common.empty());
+      EXPECT_EQ(got.common[0].first, want.common[0].first);
+      ExpectWithin(want.common[0].second, got.common[0].second, 0.1,
+                   "hot's count");
+    }
+  }
+  // A store that cannot tell sizes gets no sample; nor does a range
+  // smaller than kMinSampleBytes.
+  NoSizes blind(store->get());
+  IndexStats unchanged;
+  auto refused = SampleKeys(&blind, nullptr, ranges[0].prefix,
+                            ranges[0].columns, &unchanged);
+  ASSERT_TRUE(refused.ok());
+  EXPECT_FALSE(*refused);
+  EXPECT_EQ(unchanged.entries, 0);
+  auto small = SampleKeys(store->get(), nullptr, rows::IdPrefix(904),
+                          ranges[0].columns, &unchanged);
+  ASSERT_TRUE(small.ok());
+  EXPECT_FALSE(*small);
+}
+
+// ANALYZE with Options::analyze_sample_bytes below an index's size plans
+// from a sample: the estimate of cat = 'hot' stays near its rows.
+TEST(StatsTest, AnalyzeSamplesAboveTheOption) {
+  TempDir dir;
+  Options options;
+  options.analyze_sample_bytes = kMinSampleBytes;
+  {
+    auto db = Database::Open(dir.path(), options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    Exec(**db, "CREATE TABLE s (id INTEGER PRIMARY KEY, cat TEXT)");
+    Exec(**db, "CREATE INDEX s_cat ON s (cat)");
+    std::string insert = "INSERT INTO s VALUES ";
+    for (int i = 0; i < 1000; ++i) {
+      insert +=
+          std::string(i ? ", " : "") + "(" + std::to_string(i) + ", '" +
+          (i % 10 < 3 ? std::string("hot") : "c" + std::to_string(i % 97)) +
+          "')";
+    }
+    Exec(**db, insert);
+    // 512,000 rows: the index takes about 5 MiB.
+    for (int k = 0; k < 9; ++k) {
+      Exec(**db, "INSERT INTO s SELECT id + " + std::to_string(1000 << k) +
+                     ", cat FROM s");
+    }
+  }
+  auto db = Database::Open(dir.path(), options);
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  Exec(**db, "ANALYZE s");
+  const std::string plan =
+      testing::QueryText(**db, "EXPLAIN SELECT id FROM s WHERE cat = 'hot'");
+  const size_t est = plan.find("(est ", plan.find("IndexScan"));
+  ASSERT_NE(est, std::string::npos) << plan;
+  ExpectWithin(153600, std::atof(plan.c_str() + est + 5), 0.1,
+               "estimate of 'hot': " + plan);
 }
 
 }  // namespace

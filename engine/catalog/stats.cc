@@ -7,22 +7,16 @@
 #include <thread>
 
 #include "engine/catalog/catalog.h"
+#include "engine/catalog/key_prefixes.h"
+#include "engine/catalog/stats_sample.h"
+#include "indexes/key_codec.h"
 #include "indexes/row_format.h"
 
 namespace levelql {
 namespace {
 
-// A histogram of at most this many samples, and this many common values.
-constexpr size_t kSamples = 256;
-constexpr size_t kCommonValues = 8;
-
 // Counts entries and distinct prefixes of the first `columns` components
-// of the keys under `prefix`. Keys come sorted, so a prefix is new exactly
-// when its bytes differ from the previous key's: components are only
-// skipped over (SkipComponent), never decoded. Per entry: the key's
-// components skipped, one comparison with the previous key, and a copy of
-// the bytes the next comparison needs; nothing allocated once the buffers
-// have grown.
+// of the keys under `prefix`, one KeyPrefixes step per entry.
 Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
                  const std::string& prefix,
                  const std::vector<KeyColumn>& columns, IndexStats* out) {
@@ -31,8 +25,7 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
   out->samples.clear();
   out->common.clear();
   out->sample_step = 1;
-  std::string last;  // the previous key, up to its last counted component
-  std::vector<size_t> last_ends(columns.size()), ends(columns.size());
+  KeyPrefixes walk(prefix.size(), &columns);
   int64_t run = 0;           // entries sharing the current first component
   int64_t until_sample = 0;  // entries before the next sample
   // The run of the previous first component ended: it joins the most
@@ -47,8 +40,7 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
     auto at = std::upper_bound(
         out->common.begin(), out->common.end(), run,
         [](int64_t n, const auto& value) { return n > value.second; });
-    out->common.emplace(
-        at, last.substr(prefix.size(), last_ends[0] - prefix.size()), run);
+    out->common.emplace(at, walk.KeptFirst(), run);
     if (out->common.size() > kCommonValues) out->common.pop_back();
   };
   auto it = store->NewIterator(snapshot);
@@ -56,38 +48,20 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
        it->Valid() && it->key().substr(0, prefix.size()) == prefix;
        it->Next()) {
     const std::string_view key = it->key();
-    std::string_view rest = key.substr(prefix.size());
-    for (size_t i = 0; i < columns.size(); ++i) {
-      LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, columns[i].direction));
-      ends[i] = key.size() - rest.size();
-    }
-    // The shortest prefix that differs from the previous key's; it and
-    // every longer one are new. Prefixes nest: the first that differs in
-    // length or bytes is found by comparing the longest common one.
-    size_t first_new = 0;
-    if (out->entries > 0) {
-      while (first_new < columns.size() &&
-             ends[first_new] == last_ends[first_new]) {
-        ++first_new;
-      }
-      while (first_new > 0 && key.compare(0, ends[first_new - 1], last, 0,
-                                          ends[first_new - 1]) != 0) {
-        --first_new;
-      }
-    }
-    for (size_t i = first_new; i < columns.size(); ++i) ++out->distinct[i];
+    size_t shared = 0;
+    LQ_RETURN_IF_ERROR(walk.Read(key, &shared));
+    for (size_t i = shared; i < columns.size(); ++i) ++out->distinct[i];
     if (!columns.empty()) {
-      if (first_new == 0) {
+      if (shared == 0) {
         end_run();
         run = 0;
       }
       ++run;
-      // Every sample_step-th first component; past kSamples of them, every
-      // other one is dropped and the step doubles.
+      // Every sample_step-th first component; past kHistogramSamples of
+      // them, every other one is dropped and the step doubles.
       if (until_sample == 0) {
-        out->samples.emplace_back(
-            key.substr(prefix.size(), ends[0] - prefix.size()));
-        if (out->samples.size() > kSamples) {
+        out->samples.emplace_back(walk.First(key));
+        if (out->samples.size() > kHistogramSamples) {
           // (From 1: moving the first sample onto itself emptied it.)
           for (size_t i = 1; 2 * i < out->samples.size(); ++i) {
             out->samples[i] = std::move(out->samples[2 * i]);
@@ -103,8 +77,7 @@ Status CountKeys(KvStore* store, const KvSnapshot* snapshot,
       }
     }
     ++out->entries;
-    last.assign(key.data(), columns.empty() ? 0 : ends.back());
-    std::swap(last_ends, ends);
+    walk.Keep(key);
   }
   if (!columns.empty()) end_run();
   return it->status();
@@ -134,7 +107,8 @@ void RunJobs(const std::vector<std::function<void()>>& jobs, size_t threads) {
 }  // namespace
 
 Result<TableStats> ComputeStats(KvStore* store, const KvSnapshot* snapshot,
-                                const TableSchema& table, size_t threads) {
+                                const TableSchema& table, size_t threads,
+                                int64_t sample_bytes) {
   TableStats stats;
   const IndexSchema* one_per_row = nullptr;  // an index with an entry a row
   for (const auto& index : table.indexes) {
@@ -167,7 +141,18 @@ Result<TableStats> ComputeStats(KvStore* store, const KvSnapshot* snapshot,
   }
   std::vector<std::function<void()>> jobs;
   for (Scan& scan : scans) {
-    jobs.emplace_back([&scan, store, snapshot] {
+    jobs.emplace_back([&scan, store, snapshot, sample_bytes] {
+      if (sample_bytes > 0 &&
+          store->ApproximateBytes(scan.prefix,
+                                  keys::PrefixSuccessor(scan.prefix)) >=
+              sample_bytes) {
+        Result<bool> sampled =
+            SampleKeys(store, snapshot, scan.prefix, *scan.columns, scan.out);
+        if (!sampled.ok() || *sampled) {
+          scan.status = sampled.status();
+          return;
+        }
+      }
       scan.status =
           CountKeys(store, snapshot, scan.prefix, *scan.columns, scan.out);
     });

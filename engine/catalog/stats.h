@@ -20,6 +20,11 @@
 
 namespace levelql {
 
+// A histogram holds at most this many samples, and the list of most
+// common values this many values.
+inline constexpr size_t kHistogramSamples = 256;
+inline constexpr size_t kCommonValues = 8;
+
 struct IndexStats {
   int64_t entries = 0;
   std::vector<int64_t> distinct;  // [i]: distinct prefixes of i+1 columns
@@ -44,9 +49,12 @@ struct TableStats {
 
 // Reads each index (and the rows, unless an index counts them) once, from
 // `snapshot`, on up to `threads` threads: the statistics are the same
-// whatever the number.
+// whatever the number. An index (or the rows) taking at least
+// `sample_bytes` in the store's files (0: none) is sampled instead
+// (stats_sample.h): its figures are then estimates.
 Result<TableStats> ComputeStats(KvStore* store, const KvSnapshot* snapshot,
-                                const TableSchema& table, size_t threads = 1);
+                                const TableSchema& table, size_t threads = 1,
+                                int64_t sample_bytes = 0);
 
 std::string StatsKey(const std::string& table);
 std::string EncodeStats(const TableStats& stats);
