@@ -218,6 +218,8 @@ class DatabaseImpl : public Database {
   ExecContext NewContext(const std::vector<Value>* params,
                          const StatementView* view = nullptr);
   Status DeleteRange(const std::string& prefix, WriteBatch* batch);
+  // Compacts key ranges that were deleted whole (KvStore::CompactRange).
+  void Discard(const std::vector<std::string>& prefixes);
 
   std::unique_ptr<KvStore> store_;
   Options options_;

@@ -113,6 +113,11 @@ Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
     undo.Delete(IndexRecordKey(index->name));
     undo.Delete(BuildingKey(index->name));
     if (d.ok()) d = Commit(undo);
+    if (d.ok()) {
+      std::vector<std::string> built = {rows::IdPrefix(index->id)};
+      if (index->ranked) built.push_back(rows::IdPrefix(index->rank_id));
+      Discard(built);
+    }
     return d.ok() ? s : d;
   }
 
@@ -210,66 +215,84 @@ Status DatabaseImpl::DeleteRange(const std::string& prefix, WriteBatch* batch) {
 }
 
 Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
-  WriterLock lock(&writer_);
-  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
-  auto cat = catalog();
-  const TableSchema* table = cat->FindTable(drop.name);
-  if (!table) {
-    if (drop.if_exists) return Status::OK();
-    return Status::NotFound("no table " + drop.name);
-  }
-  WriteBatch batch;
-  LQ_RETURN_IF_ERROR(DeleteRange(rows::IdPrefix(table->id), &batch));
-  auto next = std::make_shared<CatalogState>(*cat);
-  for (const auto& index : table->indexes) {
-    LQ_RETURN_IF_ERROR(DeleteRange(rows::IdPrefix(index->id), &batch));
-    if (index->ranked) {
-      LQ_RETURN_IF_ERROR(DeleteRange(rows::IdPrefix(index->rank_id), &batch));
+  std::vector<std::string> dropped;  // the key ranges deleted
+  {
+    WriterLock lock(&writer_);
+    LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
+    auto cat = catalog();
+    const TableSchema* table = cat->FindTable(drop.name);
+    if (!table) {
+      if (drop.if_exists) return Status::OK();
+      return Status::NotFound("no table " + drop.name);
     }
-    batch.Delete(IndexRecordKey(index->name));
-    next->index_table.erase(index->name);
+    WriteBatch batch;
+    dropped.push_back(rows::IdPrefix(table->id));
+    auto next = std::make_shared<CatalogState>(*cat);
+    for (const auto& index : table->indexes) {
+      dropped.push_back(rows::IdPrefix(index->id));
+      if (index->ranked) dropped.push_back(rows::IdPrefix(index->rank_id));
+      batch.Delete(IndexRecordKey(index->name));
+      next->index_table.erase(index->name);
+    }
+    for (const std::string& prefix : dropped) {
+      LQ_RETURN_IF_ERROR(DeleteRange(prefix, &batch));
+    }
+    batch.Delete(TableRecordKey(table->name));
+    batch.Delete(StatsKey(table->name));
+    next->stats.erase(table->name);
+    LQ_RETURN_IF_ERROR(Commit(batch));
+    next_rowid_.erase(table->id);
+    next->tables.erase(drop.name);
+    SetCatalog(next);
   }
-  batch.Delete(TableRecordKey(table->name));
-  batch.Delete(StatsKey(table->name));
-  next->stats.erase(table->name);
-  LQ_RETURN_IF_ERROR(Commit(batch));
-  next_rowid_.erase(table->id);
-  next->tables.erase(drop.name);
-  SetCatalog(next);
+  Discard(dropped);
   return Status::OK();
 }
 
 Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
-  WriterLock lock(&writer_);
-  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
-  auto cat = catalog();
-  auto it = cat->index_table.find(drop.name);
-  if (it == cat->index_table.end()) {
-    if (drop.if_exists) return Status::OK();
-    return Status::NotFound("no index " + drop.name);
-  }
-  const TableSchema* table = cat->FindTable(it->second);
-  auto new_table = std::make_shared<TableSchema>(*table);
-  WriteBatch batch;
-  for (size_t i = 0; i < new_table->indexes.size(); ++i) {
-    if (new_table->indexes[i]->name == drop.name) {
-      LQ_RETURN_IF_ERROR(
-          DeleteRange(rows::IdPrefix(new_table->indexes[i]->id), &batch));
-      if (new_table->indexes[i]->ranked) {
-        LQ_RETURN_IF_ERROR(DeleteRange(
-            rows::IdPrefix(new_table->indexes[i]->rank_id), &batch));
-      }
-      new_table->indexes.erase(new_table->indexes.begin() + i);
-      break;
+  std::vector<std::string> dropped;  // the key ranges deleted
+  {
+    WriterLock lock(&writer_);
+    LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
+    auto cat = catalog();
+    auto it = cat->index_table.find(drop.name);
+    if (it == cat->index_table.end()) {
+      if (drop.if_exists) return Status::OK();
+      return Status::NotFound("no index " + drop.name);
     }
+    const TableSchema* table = cat->FindTable(it->second);
+    auto new_table = std::make_shared<TableSchema>(*table);
+    WriteBatch batch;
+    for (size_t i = 0; i < new_table->indexes.size(); ++i) {
+      const IndexSchema& index = *new_table->indexes[i];
+      if (index.name == drop.name) {
+        dropped.push_back(rows::IdPrefix(index.id));
+        if (index.ranked) dropped.push_back(rows::IdPrefix(index.rank_id));
+        new_table->indexes.erase(new_table->indexes.begin() + i);
+        break;
+      }
+    }
+    for (const std::string& prefix : dropped) {
+      LQ_RETURN_IF_ERROR(DeleteRange(prefix, &batch));
+    }
+    batch.Delete(IndexRecordKey(drop.name));
+    LQ_RETURN_IF_ERROR(Commit(batch));
+    auto next = std::make_shared<CatalogState>(*cat);
+    next->tables[new_table->name] = new_table;
+    next->index_table.erase(drop.name);
+    SetCatalog(next);
   }
-  batch.Delete(IndexRecordKey(drop.name));
-  LQ_RETURN_IF_ERROR(Commit(batch));
-  auto next = std::make_shared<CatalogState>(*cat);
-  next->tables[new_table->name] = new_table;
-  next->index_table.erase(drop.name);
-  SetCatalog(next);
+  Discard(dropped);
   return Status::OK();
+}
+
+// Deleted key ranges are compacted once the writer slot is free again:
+// other writers need not wait for it, and until it is done every seek that
+// lands among the deletions steps over each of them (a MAX() of the index
+// before a dropped one took 100 ms instead of microseconds).
+void DatabaseImpl::Discard(const std::vector<std::string>& prefixes) {
+  for (const std::string& prefix : prefixes)
+    CompactPrefix(store_.get(), prefix);
 }
 
 }  // namespace levelql

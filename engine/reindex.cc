@@ -17,23 +17,29 @@ namespace {
 
 constexpr size_t kBatch = 10000;
 
-// Deletes every key with `prefix` in batches of kBatch.
+// Deletes every key with `prefix` in batches of kBatch, then has the store
+// compact the range. Each batch starts after the last key deleted (from the
+// range's start, it would step over every deletion before it again).
 Status DeleteRangeInBatches(KvStore* store, const std::string& prefix,
                             bool sync) {
+  std::string from = prefix;
   while (true) {
     WriteBatch batch;
     auto it = store->NewIterator(nullptr);
+    it->SetBounds(prefix, keys::PrefixSuccessor(prefix));
     size_t n = 0;
-    for (SeekPrefix(it.get(), prefix);
-         it->Valid() && n < kBatch &&
-         it->key().substr(0, prefix.size()) == prefix;
+    for (it->Seek(from); it->Valid() && n < kBatch &&
+                         it->key().substr(0, prefix.size()) == prefix;
          it->Next(), ++n) {
       batch.Delete(std::string(it->key()));
     }
     LQ_RETURN_IF_ERROR(it->status());
-    if (batch.empty()) return Status::OK();
+    if (batch.empty()) break;
+    from = batch.ops().back().key + '\0';
     LQ_RETURN_IF_ERROR(store->Write(batch, sync));
   }
+  CompactPrefix(store, prefix);
+  return Status::OK();
 }
 
 std::string EncodeIds(const std::vector<int64_t>& ids) {
@@ -202,35 +208,39 @@ Status DatabaseImpl::Rebuild(const std::string& name) {
     return d.ok() ? why : d;
   };
 
-  // (2) The new ranges, from one snapshot of the old rows.
-  ExecContext ctx = NewContext(nullptr);
-  auto scan = NewTableScan(&ctx, old_table);
-  WriteTxn txn(store_.get(), nullptr);
-  txn.set_maintain_ranks(false);  // counted in bulk below
-  Row row;
+  // (2) The new ranges, from one snapshot of the old rows. The snapshot
+  //     ends with the block: while it lives, the store keeps every old key
+  //     it sees, and (4) could not compact them away.
   Status s;
-  while (s.ok() && scan->Next(&row)) {
-    if (is_table) {
-      s = txn.InsertRow(*table, row);  // rows and every index entry
-    } else {
-      for (const auto& index : rebuilt) {
-        s = txn.InsertEntries(*table, *index, row);
-        if (s.code() == Status::Code::kConstraintError) {
-          s = Status::ConstraintError("UNIQUE index " + index->name +
-                                      " cannot be rebuilt: two rows now "
-                                      "have the same key");
+  {
+    ExecContext ctx = NewContext(nullptr);
+    auto scan = NewTableScan(&ctx, old_table);
+    WriteTxn txn(store_.get(), nullptr);
+    txn.set_maintain_ranks(false);  // counted in bulk below
+    Row row;
+    while (s.ok() && scan->Next(&row)) {
+      if (is_table) {
+        s = txn.InsertRow(*table, row);  // rows and every index entry
+      } else {
+        for (const auto& index : rebuilt) {
+          s = txn.InsertEntries(*table, *index, row);
+          if (s.code() == Status::Code::kConstraintError) {
+            s = Status::ConstraintError("UNIQUE index " + index->name +
+                                        " cannot be rebuilt: two rows now "
+                                        "have the same key");
+          }
+          if (!s.ok()) break;
         }
-        if (!s.ok()) break;
+      }
+      if (s.ok() && txn.pending() >= kBatch) {
+        s = Commit(txn.ToBatch());
+        txn = WriteTxn(store_.get(), nullptr);
+        txn.set_maintain_ranks(false);
       }
     }
-    if (s.ok() && txn.pending() >= kBatch) {
-      s = Commit(txn.ToBatch());
-      txn = WriteTxn(store_.get(), nullptr);
-      txn.set_maintain_ranks(false);
-    }
+    if (s.ok()) s = scan->status();
+    if (s.ok()) s = Commit(txn.ToBatch());
   }
-  if (s.ok()) s = scan->status();
-  if (s.ok()) s = Commit(txn.ToBatch());
   for (const auto& index : rebuilt) {
     if (s.ok() && index->ranked) s = BuildRanks(*index);
   }

@@ -354,6 +354,11 @@ class LevelDbStore : public KvStore {
     return static_cast<int64_t>(size);
   }
 
+  void CompactRange(std::string_view lo, std::string_view hi) override {
+    const leveldb::Slice begin = ToSlice(lo), end = ToSlice(hi);
+    db_->CompactRange(&begin, hi.empty() ? nullptr : &end);
+  }
+
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
     leveldb::ReadOptions ro;
     // A damaged block is an error, not a crash: PreadFile checks blocks
@@ -408,6 +413,10 @@ namespace levelql {
 void SeekPrefix(KvIterator* it, std::string_view prefix) {
   it->SetBounds(prefix, keys::PrefixSuccessor(prefix));
   it->Seek(prefix);
+}
+
+void CompactPrefix(KvStore* store, std::string_view prefix) {
+  store->CompactRange(prefix, keys::PrefixSuccessor(prefix));
 }
 
 void KvStore::MultiGet(const KvSnapshot* snapshot,

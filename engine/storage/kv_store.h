@@ -192,7 +192,19 @@ class KvStore {
     (void)hi;
     return -1;
   }
+  // Asks the store to drop what it still keeps of deleted keys in [lo, hi)
+  // (LevelDB: compacts the range, rewriting the files that hold it; until
+  // then every seek that lands among the deletions steps over each one). A
+  // hint: stores without such work ignore it.
+  virtual void CompactRange(std::string_view lo, std::string_view hi) {
+    (void)lo;
+    (void)hi;
+  }
 };
+
+// KvStore::CompactRange over the keys that start with `prefix`: after a
+// whole key range (a dropped table or index) was deleted.
+void CompactPrefix(KvStore* store, std::string_view prefix);
 
 // Opens LevelDB at `path`; ":memory:" uses LevelDB's in-memory Env.
 Result<std::unique_ptr<KvStore>> OpenLevelDbStore(const std::string& path,

@@ -112,6 +112,9 @@ class SaltedStore : public KvStore {
   int64_t ApproximateBytes(std::string_view lo, std::string_view hi) override {
     return base_->ApproximateBytes(lo, hi);
   }
+  void CompactRange(std::string_view lo, std::string_view hi) override {
+    base_->CompactRange(lo, hi);
+  }
 
   // Reads of single buckets (an iterator positioning one bucket of a salted
   // range, or a Get) by this store and its iterators so far.
