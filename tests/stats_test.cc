@@ -202,9 +202,10 @@ TEST(StatsTest, SamplesEstimateLargeKeyRanges) {
   };
   const KeyColumn asc{0, keys::Direction::kAsc};
   const KeyColumn desc{1, keys::Direction::kDesc};
-  // 30% 'hot' and 97 other values; 5,000 users with stamps (newest
-  // first); unique names.
-  std::vector<Range> ranges = {{"cat", rows::IdPrefix(901), {asc}},
+  // 30% 'hot' and 97 other values, in descending order (its values are
+  // counted by seeking past each); 5,000 users with stamps (newest first);
+  // unique names.
+  std::vector<Range> ranges = {{"cat", rows::IdPrefix(901), {desc}},
                                {"user", rows::IdPrefix(902), {asc, desc}},
                                {"name", rows::IdPrefix(903), {asc}}};
   auto key_of = [&](size_t r, int i) {
@@ -213,7 +214,7 @@ TEST(StatsTest, SamplesEstimateLargeKeyRanges) {
     if (r == 0) {
       keys::EncodeValue(
           Value::Text(i % 10 < 3 ? "hot" : "c" + std::to_string(i % 97)),
-          keys::Direction::kAsc, &key);
+          keys::Direction::kDesc, &key);
     } else if (r == 1) {
       keys::EncodeValue(Value::Int(static_cast<int64_t>(h % 5000)),
                         keys::Direction::kAsc, &key);
