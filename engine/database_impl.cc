@@ -212,7 +212,24 @@ Status DatabaseImpl::Commit(const WriteBatch& batch) {
     LQ_RETURN_IF_ERROR(store_->Write(batch, options_.sync_writes));
   }
   commit_seq_.fetch_add(1);
+  // Ranges this batch filled with deletions (deletion_tracker.h) are
+  // compacted once the statement has let go of its snapshot: while it
+  // lives, the store must keep every key it sees.
+  auto dense = deletions_.Note(batch, store_.get());
+  if (!dense.empty()) {
+    std::lock_guard<std::mutex> lock(compact_mu_);
+    for (auto& range : dense) to_compact_.push_back(std::move(range));
+  }
   return Status::OK();
+}
+
+void DatabaseImpl::CompactDeleted() {
+  std::vector<std::pair<std::string, std::string>> ranges;
+  {
+    std::lock_guard<std::mutex> lock(compact_mu_);
+    ranges.swap(to_compact_);
+  }
+  for (const auto& [lo, hi] : ranges) store_->CompactRange(lo, hi);
 }
 
 Status DatabaseImpl::Execute(std::string_view sql) {
@@ -318,6 +335,7 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
       std::holds_alternative<parser::Update>(node) ||
       std::holds_alternative<parser::Delete>(node)) {
     LQ_ASSIGN_OR_RETURN(*affected, RunWrite(s, stmt, params));
+    CompactDeleted();  // (the statement's snapshot has ended)
     return EmptyCursor();
   }
   if (auto* c = std::get_if<parser::CreateTable>(&node)) {

@@ -23,6 +23,7 @@
 #include "engine/plan/rules.h"
 #include "engine/select_cursor.h"
 #include "engine/session.h"
+#include "engine/storage/deletion_tracker.h"
 #include "engine/storage/writer_slot.h"
 #include "levelql/database.h"
 #include "parser/parser.h"
@@ -220,6 +221,8 @@ class DatabaseImpl : public Database {
   Status DeleteRange(const std::string& prefix, WriteBatch* batch);
   // Compacts key ranges that were deleted whole (KvStore::CompactRange).
   void Discard(const std::vector<std::string>& prefixes);
+  // Compacts the ranges Commit queued in to_compact_.
+  void CompactDeleted();
 
   std::unique_ptr<KvStore> store_;
   Options options_;
@@ -233,6 +236,11 @@ class DatabaseImpl : public Database {
   // Commits so far: a transaction whose snapshot is older than a commit
   // cannot write (its reads would be stale).
   std::atomic<uint64_t> commit_seq_{0};
+  DeletionTracker deletions_;  // what Commit has deleted, per keyspace
+  // Ranges Commit found dense with deletions, compacted by CompactDeleted
+  // once the statement (or transaction) that deleted them has ended.
+  std::mutex compact_mu_;
+  std::vector<std::pair<std::string, std::string>> to_compact_;
   std::shared_ptr<Session> implicit_ = std::make_shared<Session>();
   std::atomic<uint64_t> interrupt_epoch_{0};
   std::mutex settings_mu_;

@@ -291,8 +291,10 @@ Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
 // lands among the deletions steps over each of them (a MAX() of the index
 // before a dropped one took 100 ms instead of microseconds).
 void DatabaseImpl::Discard(const std::vector<std::string>& prefixes) {
-  for (const std::string& prefix : prefixes)
+  for (const std::string& prefix : prefixes) {
     CompactPrefix(store_.get(), prefix);
+  }
+  CompactDeleted();  // Commit queued parts of them: nothing left to do
 }
 
 }  // namespace levelql

@@ -159,12 +159,13 @@ Status DatabaseImpl::CommitTxn(Session* session) {
     LQ_RETURN_IF_ERROR(Commit(batch));
     writer_.Release();
   }
-  std::unique_ptr<TxnState> done;
   {
+    std::unique_ptr<TxnState> done;  // (its snapshot ends here)
     std::lock_guard<std::mutex> lock(session->mu);
     done = std::move(session->txn);
     session->in_txn = false;
   }
+  CompactDeleted();
   return Status::OK();
 }
 

@@ -1,0 +1,54 @@
+#include "engine/storage/deletion_tracker.h"
+
+#include <string_view>
+
+#include "indexes/key_codec.h"
+
+namespace levelql {
+
+std::vector<std::pair<std::string, std::string>> DeletionTracker::Note(
+    const WriteBatch& batch, KvStore* store) {
+  std::vector<std::pair<std::string, std::string>> ranges;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string_view last_prefix;
+  Span* span = nullptr;
+  for (const WriteBatch::Op& op : batch.ops()) {
+    // Metadata keys start with 0; a row or an entry with its keyspace id.
+    if (!op.is_delete || op.key.empty() || op.key[0] == '\0') continue;
+    std::string_view rest = op.key;
+    if (!keys::SkipComponent(&rest, keys::Direction::kAsc).ok()) continue;
+    const std::string_view prefix =
+        std::string_view(op.key).substr(0, op.key.size() - rest.size());
+    if (span == nullptr || prefix != last_prefix) {
+      span = &spans_[std::string(prefix)];
+      last_prefix = prefix;
+    }
+    if (span->count == 0 || op.key < span->lo) span->lo = op.key;
+    if (span->count == 0 || op.key > span->hi) span->hi = op.key;
+    ++span->count;
+    span->key_bytes += static_cast<int64_t>(op.key.size());
+  }
+  for (auto it = spans_.begin(); it != spans_.end();) {
+    Span& s = it->second;
+    if (s.count < kDeletesBeforeCompaction) {
+      ++it;
+      continue;
+    }
+    std::string hi = s.hi + '\0';
+    const int64_t bytes = store->ApproximateBytes(s.lo, hi);
+    if (bytes < 0) {
+      it = spans_.erase(it);  // the store cannot tell: nothing to do
+      continue;
+    }
+    if (static_cast<double>(s.key_bytes) <
+        kDenseShare * static_cast<double>(bytes)) {
+      ++it;
+      continue;
+    }
+    ranges.emplace_back(std::move(s.lo), std::move(hi));
+    it = spans_.erase(it);
+  }
+  return ranges;
+}
+
+}  // namespace levelql
