@@ -335,7 +335,9 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
       std::holds_alternative<parser::Update>(node) ||
       std::holds_alternative<parser::Delete>(node)) {
     LQ_ASSIGN_OR_RETURN(*affected, RunWrite(s, stmt, params));
-    CompactDeleted();  // (the statement's snapshot has ended)
+    // The statement's snapshot has ended; a transaction's lives on until
+    // COMMIT, which compacts.
+    if (!s->in_txn.load()) CompactDeleted();
     return EmptyCursor();
   }
   if (auto* c = std::get_if<parser::CreateTable>(&node)) {

@@ -139,6 +139,11 @@ class DatabaseImpl : public Database {
                         const parser::CreateTable& create);
   Status RunCreateIndex(const parser::Statement& stmt,
                         const parser::CreateIndex& create);
+  // RunCreateIndex under the writer slot; a build undone names its key
+  // ranges in `undone`, compacted once the slot is free.
+  Status CreateIndexLocked(const parser::Statement& stmt,
+                           const parser::CreateIndex& create,
+                           std::vector<std::string>* undone);
   // Writes the entries of a new index in batches of kBackfillBatch.
   Status Backfill(const TableSchema& table, const IndexSchema& index,
                   std::shared_ptr<const TableSchema> table_ptr);
@@ -173,6 +178,10 @@ class DatabaseImpl : public Database {
   // (reindex.cc).
   Status RunReindex(const std::string& name);
   Status Rebuild(const std::string& name);
+  // Rebuild under the writer slot; names the key ranges it deleted whole
+  // in `deleted`, compacted once the slot is free.
+  Status RebuildLocked(const std::string& name,
+                       std::vector<std::string>* deleted);
   Status RunCheck(Session* session, const parser::Check& check);
   Status RunAnalyze(const parser::Analyze& analyze);
 

@@ -71,6 +71,15 @@ Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
 
 Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
                                     const parser::CreateIndex& create) {
+  std::vector<std::string> built;  // the ranges of a build undone
+  Status s = CreateIndexLocked(stmt, create, &built);
+  Discard(built);  // (the writer slot is free again)
+  return s;
+}
+
+Status DatabaseImpl::CreateIndexLocked(const parser::Statement& stmt,
+                                       const parser::CreateIndex& create,
+                                       std::vector<std::string>* undone) {
   WriterLock lock(&writer_);
   LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
   auto cat = catalog();
@@ -114,9 +123,8 @@ Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
     undo.Delete(BuildingKey(index->name));
     if (d.ok()) d = Commit(undo);
     if (d.ok()) {
-      std::vector<std::string> built = {rows::IdPrefix(index->id)};
-      if (index->ranked) built.push_back(rows::IdPrefix(index->rank_id));
-      Discard(built);
+      undone->push_back(rows::IdPrefix(index->id));
+      if (index->ranked) undone->push_back(rows::IdPrefix(index->rank_id));
     }
     return d.ok() ? s : d;
   }
@@ -293,6 +301,7 @@ Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
 void DatabaseImpl::Discard(const std::vector<std::string>& prefixes) {
   for (const std::string& prefix : prefixes) {
     CompactPrefix(store_.get(), prefix);
+    deletions_.Forget(prefix);
   }
   CompactDeleted();  // Commit queued parts of them: nothing left to do
 }

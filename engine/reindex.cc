@@ -17,9 +17,10 @@ namespace {
 
 constexpr size_t kBatch = 10000;
 
-// Deletes every key with `prefix` in batches of kBatch, then has the store
-// compact the range. Each batch starts after the last key deleted (from the
-// range's start, it would step over every deletion before it again).
+// Deletes every key with `prefix` in batches of kBatch (the caller then has
+// the store compact the range). Each batch starts after the last key
+// deleted: from the range's start, it would step over every deletion
+// before it again.
 Status DeleteRangeInBatches(KvStore* store, const std::string& prefix,
                             bool sync) {
   std::string from = prefix;
@@ -38,7 +39,6 @@ Status DeleteRangeInBatches(KvStore* store, const std::string& prefix,
     from = batch.ops().back().key + '\0';
     LQ_RETURN_IF_ERROR(store->Write(batch, sync));
   }
-  CompactPrefix(store, prefix);
   return Status::OK();
 }
 
@@ -75,8 +75,9 @@ Status DeleteRangesThenMarker(KvStore* store, std::string_view ids,
   while (!ids.empty()) {
     Value id;
     LQ_RETURN_IF_ERROR(keys::DecodeValue(&ids, keys::Direction::kAsc, &id));
-    LQ_RETURN_IF_ERROR(
-        DeleteRangeInBatches(store, rows::IdPrefix(id.int_value()), true));
+    const std::string prefix = rows::IdPrefix(id.int_value());
+    LQ_RETURN_IF_ERROR(DeleteRangeInBatches(store, prefix, true));
+    CompactPrefix(store, prefix);  // (at open: no writer waits)
   }
   WriteBatch done;
   done.Delete(key);
@@ -142,6 +143,14 @@ Status DatabaseImpl::RunReindex(const std::string& name) {
 }
 
 Status DatabaseImpl::Rebuild(const std::string& name) {
+  std::vector<std::string> deleted;  // key ranges deleted whole
+  Status s = RebuildLocked(name, &deleted);
+  Discard(deleted);  // (the writer slot is free again)
+  return s;
+}
+
+Status DatabaseImpl::RebuildLocked(const std::string& name,
+                                   std::vector<std::string>* deleted) {
   if (options_.read_only) {
     return Status::NotSupported("the database is open read-only");
   }
@@ -201,6 +210,7 @@ Status DatabaseImpl::Rebuild(const std::string& name) {
     for (int64_t id : new_ids) {
       Status d = DeleteRangeInBatches(store_.get(), rows::IdPrefix(id), false);
       if (!d.ok()) return d;
+      deleted->push_back(rows::IdPrefix(id));
     }
     WriteBatch b;
     b.Delete(RebuildingKey(name));
@@ -266,6 +276,7 @@ Status DatabaseImpl::Rebuild(const std::string& name) {
   for (int64_t id : old_ids) {
     LQ_RETURN_IF_ERROR(
         DeleteRangeInBatches(store_.get(), rows::IdPrefix(id), false));
+    deleted->push_back(rows::IdPrefix(id));
     WriteBatch done;
     done.Delete(GarbageKey(id));
     LQ_RETURN_IF_ERROR(Commit(done));

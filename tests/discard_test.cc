@@ -207,16 +207,16 @@ TEST(Discard, TheTrackerCompactsDenseDeletionsOnly) {
   for (int64_t i = 0; i < kKeys; i += 40) sparse.Delete(key(i));
   ASSERT_TRUE((*store)->Write(sparse, false).ok());
   EXPECT_TRUE(tracker.Note(sparse, store->get()).empty());
-  // 9,999 in a run: not yet enough of them.
+  // 9,999 in a run: not yet enough of them (the sparse window was judged
+  // and ended).
   WriteBatch run;
   for (int64_t i = 1; i < 10000; ++i) run.Delete(key(kKeys - i));
   ASSERT_TRUE((*store)->Write(run, false).ok());
-  DeletionTracker fresh;
-  EXPECT_TRUE(fresh.Note(run, store->get()).empty());
+  EXPECT_TRUE(tracker.Note(run, store->get()).empty());
   // One more: the run is dense.
   WriteBatch one;
   one.Delete(key(kKeys - 10000));
-  auto ranges = fresh.Note(one, store->get());
+  auto ranges = tracker.Note(one, store->get());
   ASSERT_EQ(ranges.size(), 1u);
   EXPECT_EQ(ranges[0].first, key(kKeys - 10000));
   EXPECT_EQ(ranges[0].second, key(kKeys - 1) + '\0');

@@ -240,6 +240,31 @@ TEST(StatsTest, SamplesEstimateLargeKeyRanges) {
         }
       }
     }
+    // Two more ranges the sample declines: 2,000 entries (under
+    // kMinSampleBytes), and 400,000 texts of which 40% are URLs sharing
+    // their first 27 bytes (the cuts cannot tell them apart: one part would
+    // hold 40% of the range).
+    WriteBatch batch;
+    for (int i = 0; i < 2000; ++i) {
+      std::string key = rows::IdPrefix(904);
+      keys::EncodeValue(Value::Int(i), keys::Direction::kAsc, &key);
+      batch.Put(key, "");
+    }
+    for (int i = 0; i < kEntries; ++i) {
+      std::string key = rows::IdPrefix(905);
+      const std::string url =
+          i % 10 >= 4 ? std::string(1, static_cast<char>('a' + i % 26)) +
+                            std::to_string(i)
+                      : "https://example.com/items/" + std::to_string(i);
+      keys::EncodeValue(Value::Text(url), keys::Direction::kAsc, &key);
+      keys::EncodeValue(Value::Int(i), keys::Direction::kAsc, &key);
+      batch.Put(key, "");
+      if (i % 10000 == 9999) {
+        ASSERT_TRUE((*store)->Write(batch, false).ok());
+        batch = WriteBatch();
+      }
+    }
+    ASSERT_TRUE((*store)->Write(batch, false).ok());
   }
   auto store = OpenLevelDbStore(dir.path(), Options());
   ASSERT_TRUE(store.ok());
@@ -286,6 +311,14 @@ TEST(StatsTest, SamplesEstimateLargeKeyRanges) {
                           ranges[0].columns, &unchanged);
   ASSERT_TRUE(small.ok());
   EXPECT_FALSE(*small);
+  const std::string urls = rows::IdPrefix(905);
+  ASSERT_GE((*store)->ApproximateBytes(urls, keys::PrefixSuccessor(urls)),
+            kMinSampleBytes);
+  auto crowded =
+      SampleKeys(store->get(), nullptr, urls, ranges[2].columns, &unchanged);
+  ASSERT_TRUE(crowded.ok());
+  EXPECT_FALSE(*crowded);
+  EXPECT_EQ(unchanged.entries, 0);
 }
 
 // ANALYZE with Options::analyze_sample_bytes below an index's size plans
@@ -315,7 +348,9 @@ TEST(StatsTest, AnalyzeSamplesAboveTheOption) {
   }
   auto db = Database::Open(dir.path(), options);
   ASSERT_TRUE(db.ok()) << db.status().ToString();
+  const uint64_t sampled = SampledRanges();
   Exec(**db, "ANALYZE s");
+  EXPECT_EQ(SampledRanges(), sampled + 1);  // s_cat (the rows are not read)
   const std::string plan =
       testing::QueryText(**db, "EXPLAIN SELECT id FROM s WHERE cat = 'hot'");
   const size_t est = plan.find("(est ", plan.find("IndexScan"));

@@ -1,6 +1,7 @@
 #include "engine/catalog/stats_sample.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -16,6 +17,11 @@ namespace {
 using Number = unsigned __int128;
 constexpr size_t kNumberBytes = sizeof(Number);
 constexpr size_t kParts = kHistogramSamples;
+// A part of more than this many shares of the range's bytes that is not
+// small makes the sample decline (its keys are too alike to be cut).
+constexpr double kCrowdedShares = 32;
+
+std::atomic<uint64_t> sampled_ranges{0};
 
 // The kNumberBytes bytes of `key` from `at` as a big-endian number (zeros
 // past its end): keys that share their first `at` bytes, mapped in order.
@@ -56,13 +62,16 @@ class Sampler {
     for (size_t p = 0; p < parts; ++p) {
       LQ_RETURN_IF_ERROR(ReadPart(p, p % stride == stride / 2));
     }
-    if (stretch_bytes_ <= 0) return false;
+    if (stretch_bytes_ <= 0 || crowded_) return false;
     IndexStats s;
-    s.entries = std::max(
-        small_entries_ + Rounded(static_cast<double>(total_ - small_bytes_) *
-                                 static_cast<double>(stretch_entries_) /
-                                 static_cast<double>(stretch_bytes_)),
-        read_);
+    // (Bounded: stretches the store's files give almost no bytes, entries
+    // still in memory, must not overflow the count.)
+    const double estimate =
+        std::min(1e15, static_cast<double>(total_ - small_bytes_) *
+                           static_cast<double>(stretch_entries_) /
+                           static_cast<double>(stretch_bytes_));
+    s.entries = std::max(small_entries_ + Rounded(estimate), read_);
+    sampled_ranges.fetch_add(1, std::memory_order_relaxed);
     Distinct(&s);
     s.sample_step = 1;
     if (!columns_.empty()) {
@@ -197,7 +206,15 @@ class Sampler {
       small_entries_ += static_cast<int64_t>(read);
       small_bytes_ += bytes;
       small_.push_back({p, static_cast<int64_t>(read)});
-    } else if (stretch) {
+      return Status::OK();
+    }
+    // Keys alike past the bytes the cuts tell apart crowd into one part
+    // (a file's index and filters inside a part count less than this).
+    if (static_cast<double>(bytes) >
+        kCrowdedShares * static_cast<double>(total_) / kParts) {
+      crowded_ = true;
+    }
+    if (stretch) {
       stretch_entries_ += static_cast<int64_t>(read);
       stretch_bytes_ += ended ? bytes : BytesTo(it_->key()) - bounds_[p].second;
     }
@@ -228,7 +245,14 @@ class Sampler {
     std::vector<std::string> found;
     it_->Seek(prefix_);
     while (Under()) {
-      if (found.size() == kCountedValues) return it_->status();
+      if (found.size() == kCountedValues) {
+        // More than that: at least that many.
+        for (int64_t& d : s->distinct) {
+          d = std::min(s->entries,
+                       std::max(d, static_cast<int64_t>(kCountedValues)));
+        }
+        return it_->status();
+      }
       std::string_view rest = it_->key().substr(prefix_.size());
       const size_t before = rest.size();
       LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, columns_[0].direction));
@@ -355,6 +379,7 @@ class Sampler {
   // range's start; the last: its end).
   std::vector<std::pair<std::string, int64_t>> bounds_;
 
+  bool crowded_ = false;       // a part holds too much of the range
   int64_t read_ = 0;           // entries read
   int64_t small_entries_ = 0;  // in parts that ended within the probe ...
   int64_t small_bytes_ = 0;    // ... and the bytes counted for them
@@ -371,6 +396,10 @@ class Sampler {
 };
 
 }  // namespace
+
+uint64_t SampledRanges() {
+  return sampled_ranges.load(std::memory_order_relaxed);
+}
 
 Result<bool> SampleKeys(KvStore* store, const KvSnapshot* snapshot,
                         const std::string& prefix,

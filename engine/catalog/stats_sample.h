@@ -46,6 +46,9 @@ Result<bool> SampleKeys(KvStore* store, const KvSnapshot* snapshot,
                         const std::string& prefix,
                         const std::vector<KeyColumn>& columns, IndexStats* out);
 
+// Key ranges sampled so far in this process (for tests).
+uint64_t SampledRanges();
+
 }  // namespace levelql
 
 #endif  // LEVELQL_ENGINE_CATALOG_STATS_SAMPLE_H_

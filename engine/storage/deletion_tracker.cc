@@ -12,6 +12,7 @@ std::vector<std::pair<std::string, std::string>> DeletionTracker::Note(
   std::lock_guard<std::mutex> lock(mu_);
   std::string_view last_prefix;
   Span* span = nullptr;
+  std::vector<std::string> full;  // keyspaces whose window filled
   for (const WriteBatch::Op& op : batch.ops()) {
     // Metadata keys start with 0; a row or an entry with its keyspace id.
     if (!op.is_delete || op.key.empty() || op.key[0] == '\0') continue;
@@ -25,30 +26,29 @@ std::vector<std::pair<std::string, std::string>> DeletionTracker::Note(
     }
     if (span->count == 0 || op.key < span->lo) span->lo = op.key;
     if (span->count == 0 || op.key > span->hi) span->hi = op.key;
-    ++span->count;
     span->key_bytes += static_cast<int64_t>(op.key.size());
-  }
-  for (auto it = spans_.begin(); it != spans_.end();) {
-    Span& s = it->second;
-    if (s.count < kDeletesBeforeCompaction) {
-      ++it;
-      continue;
+    if (++span->count == kDeletesBeforeCompaction) {
+      full.emplace_back(prefix);
     }
+  }
+  for (const std::string& prefix : full) {
+    auto it = spans_.find(prefix);
+    Span& s = it->second;
     std::string hi = s.hi + '\0';
     const int64_t bytes = store->ApproximateBytes(s.lo, hi);
-    if (bytes < 0) {
-      it = spans_.erase(it);  // the store cannot tell: nothing to do
-      continue;
+    // (A store that cannot tell sizes has no compaction to ask for.)
+    if (bytes >= 0 && static_cast<double>(s.key_bytes) >=
+                          kDenseShare * static_cast<double>(bytes)) {
+      ranges.emplace_back(std::move(s.lo), std::move(hi));
     }
-    if (static_cast<double>(s.key_bytes) <
-        kDenseShare * static_cast<double>(bytes)) {
-      ++it;
-      continue;
-    }
-    ranges.emplace_back(std::move(s.lo), std::move(hi));
-    it = spans_.erase(it);
+    spans_.erase(it);  // a new window
   }
   return ranges;
+}
+
+void DeletionTracker::Forget(const std::string& prefix) {
+  std::lock_guard<std::mutex> lock(mu_);
+  spans_.erase(prefix);
 }
 
 }  // namespace levelql

@@ -357,6 +357,8 @@ class LevelDbStore : public KvStore {
   void CompactRange(std::string_view lo, std::string_view hi) override {
     const leveldb::Slice begin = ToSlice(lo), end = ToSlice(hi);
     db_->CompactRange(&begin, hi.empty() ? nullptr : &end);
+    // Idle iterators still read the files the compaction replaced.
+    pool_.Clear();
   }
 
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {

@@ -216,6 +216,8 @@ class Generator {
   // ordinal (set in *ordinal) or a constant expression.
   Expr ConstantOrderTerm(const Query& q, int* ordinal);
   // Whether ORDER BY `e` sorts the same in both engines.
+  // Whether `e` reads a REAL column whose domain draws huge values.
+  bool HugeReals(int table, const Expr& e) const;
   bool SafeToOrder(const Expr& e, const TableDef& t) const;
   bool IsUniqueish(int table, int col) const;
   bool InUniqueKey(int table, int col) const;
