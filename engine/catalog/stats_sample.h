@@ -5,19 +5,24 @@
 // The range is cut into kHistogramSamples parts of about equal size in the
 // store's files, placed by bisecting the key space with
 // KvStore::ApproximateBytes (no entry is read to place them). The first
-// entry of every part is read, and kStretches parts spread over the range
-// are read whole (up to kStretchEntries entries each). From those:
+// kProbeEntries entries of every part are read, and kStretches parts spread
+// over the range are read whole (up to kStretchEntries entries each). A part
+// that ends within its probe is counted exactly and left out of the rates:
+// it is mostly where a range crosses the end of one of the store's files,
+// whose index and filters the store counts in the range's bytes. From the
+// rest:
 // - entries: the entries the stretches read per byte the store counts for
-//   them, times the range's bytes;
-// - distinct prefixes of each length: the rate at which adjacent entries of
-//   a stretch start a new prefix, over the entries, and never fewer than
-//   the prefixes read. When few first components were read, all of them are
+//   them, times the bytes of the parts that are not small;
+// - distinct prefixes of each length: the rate at which adjacent entries
+//   read start a new prefix, over the entries, and never fewer than the
+//   prefixes read. When few first components were read, all of them are
 //   found by seeking from each to the next (up to kCountedValues): their
 //   count is then exact;
 // - the histogram: the first component at the start of each part (equal
 //   slices of the files hold about equal numbers of entries);
 // - the most common values: the first components that count found, or
-//   that start two parts or more, each counted by the bytes of its keys.
+//   that start two parts or more; each counted by the parts it starts, and
+//   by its keys' bytes less the small parts', the lesser kept.
 #ifndef LEVELQL_ENGINE_CATALOG_STATS_SAMPLE_H_
 #define LEVELQL_ENGINE_CATALOG_STATS_SAMPLE_H_
 

@@ -67,7 +67,7 @@ struct Options {
   int default_salt_buckets = 0;
   // ANALYZE estimates the statistics of an index (or of a table's rows)
   // that takes at least this many bytes in the store's files from a sample
-  // instead of reading every entry (at 1M rows it reads about 7% of them;
+  // instead of reading every entry (at 1M rows it reads about 13% of them;
   // docs/DIALECT.md says how). 0: always read every entry. Salted tables,
   // and stores that cannot tell sizes (etcd), are read whole.
   int64_t analyze_sample_bytes = int64_t{8} << 20;
