@@ -89,9 +89,9 @@ std::string RenderCell(const Cell& c, bool loose = false);
 std::string RenderRow(const ResultRow& r, bool loose = false);
 
 // Compares two answers: in order when `ordered`, otherwise as multisets.
-// Tries exact rendering first, then loose. Returns "" when they agree, else a
-// short description of the difference (counts and a few rows each side
-// lacks).
+// Tries exact rendering first, then loose, then reals within a relative
+// 1e-9 row by row. Returns "" when they agree, else a short description of
+// the difference (counts and a few rows each side lacks).
 std::string CompareRows(const std::vector<ResultRow>& expected,
                         const std::vector<ResultRow>& got, bool ordered);
 
