@@ -19,6 +19,7 @@
 #include "indexes/key_codec.h"
 #include "indexes/row_format.h"
 #include "levelql/database.h"
+#include "tests/support/forwarding_store.h"
 #include "tests/support/sql_text.h"
 #include "tests/support/temp_dir.h"
 
@@ -162,25 +163,9 @@ TEST(StatsTest, MatchesAReferenceOnEveryKindOfIndex) {
 }
 
 // A store that cannot tell sizes: a sample cannot be placed in it.
-class NoSizes : public KvStore {
+class NoSizes : public testing::ForwardingStore {
  public:
-  explicit NoSizes(KvStore* base) : base_(base) {}
-  std::shared_ptr<const KvSnapshot> GetSnapshot() override {
-    return base_->GetSnapshot();
-  }
-  Status Get(const KvSnapshot* snapshot, std::string_view key,
-             std::string* value) override {
-    return base_->Get(snapshot, key, value);
-  }
-  Status Write(const WriteBatch& batch, bool sync) override {
-    return base_->Write(batch, sync);
-  }
-  std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
-    return base_->NewIterator(snapshot);
-  }
-
- private:
-  KvStore* base_;
+  using ForwardingStore::ForwardingStore;
 };
 
 void ExpectWithin(double want, double got, double share,

@@ -14,6 +14,7 @@
 #include "engine/database_impl.h"
 #include "engine/storage/kv_store.h"
 #include "levelql/database.h"
+#include "tests/support/forwarding_store.h"
 #include "tests/support/sql_text.h"
 #include "tests/support/temp_dir.h"
 
@@ -452,33 +453,20 @@ TEST(Transaction, PendingWritesAreBounded) {
 }
 
 // Counts the batches written and how.
-class CountingStore : public KvStore {
+class CountingStore : public testing::ForwardingStore {
  public:
   explicit CountingStore(std::unique_ptr<KvStore> base)
-      : base_(std::move(base)) {}
+      : ForwardingStore(std::move(base)) {}
   std::atomic<int> writes{0};
   std::atomic<bool> last_sync{false};
   std::atomic<size_t> last_ops{0};
 
-  std::shared_ptr<const KvSnapshot> GetSnapshot() override {
-    return base_->GetSnapshot();
-  }
-  Status Get(const KvSnapshot* snapshot, std::string_view key,
-             std::string* value) override {
-    return base_->Get(snapshot, key, value);
-  }
   Status Write(const WriteBatch& batch, bool sync) override {
     ++writes;
     last_sync = sync;
     last_ops = batch.ops().size();
-    return base_->Write(batch, sync);
+    return ForwardingStore::Write(batch, sync);
   }
-  std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
-    return base_->NewIterator(snapshot);
-  }
-
- private:
-  std::unique_ptr<KvStore> base_;
 };
 
 TEST(Transaction, CommitWritesOneBatchSyncedAsOptionsSay) {

@@ -33,6 +33,7 @@
 
 #include "engine/storage/kv_store.h"
 #include "levelql/database.h"
+#include "tests/support/forwarding_store.h"
 
 namespace levelql::reliability {
 
@@ -111,34 +112,21 @@ std::string DumpDatabase(Database& db, std::string* error);
 // A KvStore that forwards to another and makes writes synchronous while
 // force_sync is set: the crash child and the power-loss test use it to make
 // single statements durable without reopening the database.
-class SyncSwitchStore : public KvStore {
+class SyncSwitchStore : public testing::ForwardingStore {
  public:
   explicit SyncSwitchStore(std::unique_ptr<KvStore> base)
-      : base_(std::move(base)) {}
+      : ForwardingStore(std::move(base)) {}
   std::atomic<bool> force_sync{false};
   // Successful synchronous writes so far. A statement that changes nothing
   // (a DELETE matching no row) writes nothing, so it syncs nothing either.
   std::atomic<int64_t> synced_writes{0};
 
-  std::shared_ptr<const KvSnapshot> GetSnapshot() override {
-    return base_->GetSnapshot();
-  }
-  Status Get(const KvSnapshot* snapshot, std::string_view key,
-             std::string* value) override {
-    return base_->Get(snapshot, key, value);
-  }
   Status Write(const WriteBatch& batch, bool sync) override {
     const bool s = sync || force_sync.load();
-    Status status = base_->Write(batch, s);
+    Status status = ForwardingStore::Write(batch, s);
     if (status.ok() && s) ++synced_writes;
     return status;
   }
-  std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override {
-    return base_->NewIterator(snapshot);
-  }
-
- private:
-  std::unique_ptr<KvStore> base_;
 };
 
 // Runs `op` and classifies the outcome: "ok", "constraint", "txn:..." (as
