@@ -26,8 +26,8 @@ Result<PlannedSelect> PlanPrepared(const BoundQuery& query,
   LQ_ASSIGN_OR_RETURN(PlannedSelect planned,
                       PlanSelectRun(query.select, ctx, rules));
   if (fits || !planned.reusable) return planned;
-  std::shared_ptr<const PlanTemplate> shared =
-      MakePlanTemplate(rules, limits.limit, limits.offset, std::move(planned));
+  std::shared_ptr<const PlanTemplate> shared = MakePlanTemplate(
+      query.select, rules, limits.limit, limits.offset, std::move(planned));
   // This run's plan comes from the template too (a copy: the template
   // itself is never run).
   std::optional<PlannedSelect> copy =

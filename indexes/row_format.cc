@@ -35,10 +35,6 @@ bool StoredInValue(const TableSchema& table, int column) {
   return c.type == Type::kText && c.collation && !c.collation->is_binary();
 }
 
-bool HasNonBinaryText(const ColumnSchema& c) {
-  return c.type == Type::kText && c.collation && !c.collation->is_binary();
-}
-
 }  // namespace
 
 std::string IdPrefix(int64_t id) {
@@ -49,9 +45,16 @@ std::string IdPrefix(int64_t id) {
 
 void EncodeKeyComponent(const ColumnSchema& column, const Value& value,
                         keys::Direction direction, std::string* out) {
-  if (value.type() == Type::kText && HasNonBinaryText(column)) {
+  EncodeKeyComponent(column.type, column.collation, value, direction, out);
+}
+
+void EncodeKeyComponent(Type type, const Collation* collation,
+                        const Value& value, keys::Direction direction,
+                        std::string* out) {
+  if (value.type() == Type::kText && type == Type::kText && collation &&
+      !collation->is_binary()) {
     std::string sort_key;
-    column.collation->SortKey(value.text(), &sort_key);
+    collation->SortKey(value.text(), &sort_key);
     keys::EncodeValue(Value::Blob(std::move(sort_key)), direction, out);
     return;
   }

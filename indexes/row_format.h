@@ -39,6 +39,11 @@ std::string IdPrefix(int64_t id);
 // non-binary TEXT) in `direction`.
 void EncodeKeyComponent(const ColumnSchema& column, const Value& value,
                         keys::Direction direction, std::string* out);
+// The same for a column of `type` keyed under `collation` (which may differ
+// from the column's own: an index's COLLATE).
+void EncodeKeyComponent(Type type, const Collation* collation,
+                        const Value& value, keys::Direction direction,
+                        std::string* out);
 // Appends the key form of one value of the index or primary-key column
 // `key` of `table`: in the key column's collation (an index's COLLATE, else
 // the column's) and direction.

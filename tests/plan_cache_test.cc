@@ -8,6 +8,9 @@
 // range), IN lists whose points merge, LIKE patterns with and without a
 // prefix, a disjunct that contradicts itself, LIMIT and OFFSET, a join
 // whose key range is copied to the other table, and a schema change.
+// Plans whose WHERE clause is only equalities build their keys from the
+// values directly (PointScan): those cases also count that they did, and
+// that values of another type, NULL, or values no key can hold fall back.
 #include "engine/plan/plan_cache.h"
 
 #include <gtest/gtest.h>
@@ -50,6 +53,19 @@ class PlanCacheTest : public ::testing::Test {
     Exec(*db_,
          "INSERT INTO u VALUES (0, 'zero'), (1, 'one'), (2, 'two'), "
          "(3, 'three'), (5, 'five')");
+    // Descending key columns, a collated text key, a two-column primary key.
+    Exec(*db_,
+         "CREATE TABLE d (x TEXT COLLATE nocase, y INTEGER, g TEXT COLLATE "
+         "nocase, s REAL, PRIMARY KEY (x DESC, y))");
+    Exec(*db_, "CREATE INDEX d_gs ON d (g DESC, s DESC)");
+    std::string rows = "INSERT INTO d VALUES ";
+    const char* words[] = {"Alpha", "beta", "GAMMA", "Delta"};
+    for (int i = 0; i < 40; ++i) {
+      rows += (i > 0 ? ", ('" : "('") + std::string(words[i % 4]) + "', " +
+              std::to_string(i) + ", '" + words[(i / 4) % 4] + "', " +
+              std::to_string(i % 3) + ".5)";
+    }
+    Exec(*db_, rows);
   }
 
   // Runs `sql` prepared once with each of `values`, and the same SQL
@@ -64,8 +80,10 @@ class PlanCacheTest : public ::testing::Test {
       const std::string want = CursorText(db_->Query(sql, values[i]));
       Exec(*db_, "PRAGMA disable_rules = ''");
       const uint64_t before = PlanReuses();
+      const uint64_t points_before = PlanPointReuses();
       const std::string got = CursorText((*stmt)->Query(values[i]));
       reused += PlanReuses() - before;
+      point_reused_ += PlanPointReuses() - points_before;
       EXPECT_EQ(got, want) << sql << ", run " << i + 1;
       EXPECT_EQ(got.rfind("error", 0), std::string::npos) << got;
     }
@@ -73,6 +91,7 @@ class PlanCacheTest : public ::testing::Test {
   }
 
   std::unique_ptr<Database> db_;
+  uint64_t point_reused_ = 0;  // of Check's reuses, by PointScan
 };
 
 Value I(int64_t v) { return Value::Int(v); }
@@ -83,6 +102,57 @@ TEST_F(PlanCacheTest, ReusesForValuesOfTheSameShape) {
       Check("SELECT id FROM t WHERE a = ? AND b > ? ORDER BY b, id",
             {{I(1), I(0)}, {I(2), I(1)}, {I(3), I(-1)}, {I(5), I(3)}});
   EXPECT_EQ(reused, 4u);  // the first run's plan is a copy of its template
+}
+
+TEST_F(PlanCacheTest, EqualitiesBuildTheirKeysFromTheValues) {
+  // The primary key: integers reuse by points; text, a real (whole or
+  // not) and NULL change the value's type, and are planned as before.
+  EXPECT_EQ(Check("SELECT * FROM t WHERE id = ?", {{I(5)},
+                                                   {I(60)},
+                                                   {I(61)},
+                                                   {T("7")},
+                                                   {Value::Real(3.0)},
+                                                   {Value::Real(2.5)},
+                                                   {Value::Null()},
+                                                   {I(-1)},
+                                                   {I(9)}}),
+            5u);
+  EXPECT_EQ(point_reused_, 5u);
+  point_reused_ = 0;
+  // Two columns of one index, values computed from parameters.
+  Check("SELECT id FROM t WHERE b = ? AND a = abs(?) ORDER BY id",
+        {{I(1), I(1)}, {I(2), I(-2)}, {I(4), I(3)}, {I(0), I(0)}});
+  EXPECT_EQ(point_reused_, 4u);
+  point_reused_ = 0;
+  // A collated index: case and accents fold into the key.
+  Check("SELECT id FROM t WHERE name = ? ORDER BY id",
+        {{T("APPLE0")}, {T("banana1")}, {T("bERRY2")}, {T("none")}});
+  EXPECT_EQ(point_reused_, 4u);
+  point_reused_ = 0;
+  // Descending columns: a collated primary key and a secondary index with
+  // a REAL column (an integer value there is another type: planned anew).
+  Check("SELECT * FROM d WHERE x = ? AND y = ?",
+        {{T("alpha"), I(0)}, {T("GAMMA"), I(2)}, {T("Beta"), I(5)}});
+  Check("SELECT x, y FROM d WHERE g = ? AND s = ? ORDER BY x, y",
+        {{T("alpha"), Value::Real(0.5)},
+         {T("DELTA"), Value::Real(2.5)},
+         {T("beta"), I(1)},
+         {T("beta"), Value::Real(1.5)}});
+  EXPECT_EQ(point_reused_, 3u + 3u);
+}
+
+TEST_F(PlanCacheTest, OtherTermsKeepTheGeneralReuse) {
+  // A range, a filter the index cannot answer, two terms on one column:
+  // reused by deriving the ranges again, never by points.
+  Check("SELECT id FROM t WHERE a = ? AND b > ? ORDER BY id",
+        {{I(1), I(0)}, {I(2), I(3)}});
+  Check("SELECT a, label FROM u WHERE label = ?",
+        {{T("two")}, {T("five")}, {T("six")}});
+  Check("SELECT id FROM t WHERE a = ? AND a = ? ORDER BY id",
+        {{I(1), I(1)}, {I(2), I(3)}, {I(4), I(4)}});
+  Check("SELECT id FROM t WHERE a = ? OR b = ? ORDER BY id",
+        {{I(1), I(2)}, {I(3), I(4)}});
+  EXPECT_EQ(point_reused_, 0u);
 }
 
 TEST_F(PlanCacheTest, ConstantConditionThatTurnsFalse) {

@@ -180,19 +180,15 @@ class PathBuilder {
   // `labels`: write the EXPLAIN text of each bound (else left empty).
   PathBuilder(const TableSchema& table, const KeyColumn& key, bool labels)
       : column_(table.columns[key.column]), key_(key), labels_(labels) {
-    // The index column may have its own collation (copied only then: a
-    // column schema holds strings, and paths are derived per execution).
-    if (key.collation != column_.collation) {
-      keyed_copy_ = column_;
-      keyed_copy_.collation = key.collation;
-      keyed_ = &keyed_copy_;
-    }
     keys::EncodeValue(Value(), key.direction, &null_bytes_);
   }
 
+  // In the key column's collation (an index's COLLATE may differ from the
+  // column's).
   std::string Encode(const Value& v) const {
     std::string out;
-    rows::EncodeKeyComponent(*keyed_, v, key_.direction, &out);
+    rows::EncodeKeyComponent(column_.type, key_.collation, v, key_.direction,
+                             &out);
     return out;
   }
   bool desc() const { return key_.direction == keys::Direction::kDesc; }
@@ -402,8 +398,6 @@ class PathBuilder {
   }
 
   const ColumnSchema& column_;
-  const ColumnSchema* keyed_ = &column_;  // the column as the key holds it
-  ColumnSchema keyed_copy_;
   KeyColumn key_;
   bool labels_;
   std::string null_bytes_;
@@ -473,6 +467,16 @@ bool SomeTermOn(int column, const std::vector<const BoundExpr*>& terms) {
     }
   }
   return false;
+}
+
+bool AppendPointKey(const TableSchema& table, const KeyColumn& key, Value v,
+                    Affinity affinity, std::string* out) {
+  const ColumnSchema& column = table.columns[key.column];
+  if (column.is_list) return false;
+  BinaryOp op = BinaryOp::kEq;
+  if (CoerceForKey(column, &op, &v, affinity) != Coerced::kValue) return false;
+  rows::EncodeKeyComponent(column.type, key.collation, v, key.direction, out);
+  return true;
 }
 
 AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,

@@ -64,6 +64,14 @@ AccessPath DeriveAccessPath(const TableSchema& table, const IndexSchema* index,
                             std::vector<const BoundExpr*> terms,
                             bool labels = true);
 
+// Appends the bytes DeriveAccessPath gives key column `key` for a term
+// `column = v` (`affinity`: the constant's) when that term makes a point;
+// false when it makes none (v is NULL, the key cannot compare it, or no
+// value of the column equals it). A reused plan builds the keys of its
+// equality-only scans with it (plan_cache.cc).
+bool AppendPointKey(const TableSchema& table, const KeyColumn& key, Value v,
+                    Affinity affinity, std::string* out);
+
 // Whether an index entry of `index` (null: the primary key) holds `column`'s
 // value: a key column whose key form decodes to the value, an INCLUDE
 // column, or a primary-key column (every entry ends with the primary key).

@@ -9,6 +9,9 @@
 #include "engine/exec/value_ops.h"
 #include "engine/plan/access_path.h"
 #include "engine/plan/join_planner.h"
+#include "engine/plan/normalize.h"
+#include "indexes/key_codec.h"
+#include "indexes/row_format.h"
 
 namespace levelql {
 namespace {
@@ -43,6 +46,7 @@ class ExprMap {
 
 std::atomic<uint64_t> reuses{0};
 std::atomic<uint64_t> spares_taken{0};
+std::atomic<uint64_t> point_reuses{0};
 
 // Whether `b` is `a` but for the values of its constants, each of the same
 // type as in `a`; a constant that stands as a condition (the whole clause,
@@ -150,9 +154,198 @@ void ForgetExplainText(PlanNode* node) {
   for (auto& child : node->children) ForgetExplainText(child.get());
 }
 
+void NodesOf(const BoundExpr* e, std::vector<const BoundExpr*>* out) {
+  out->push_back(e);
+  for (const auto& a : e->args) NodesOf(a.get(), out);
+}
+
+// Finds the recipe (PointScan) of each scan of a template's plan that has
+// terms; false when some part of the plan reads the WHERE clause otherwise.
+class PointScanFinder {
+ public:
+  PointScanFinder(const TableSchema& table,
+                  std::vector<const BoundExpr*> where_nodes,
+                  const std::vector<const BoundExpr*>& terms,
+                  const std::vector<const BoundExpr*>& values)
+      : table_(table),
+        where_nodes_(std::move(where_nodes)),
+        terms_(terms),
+        values_(values) {
+    std::sort(where_nodes_.begin(), where_nodes_.end(),
+              std::less<const BoundExpr*>());
+  }
+
+  bool Walk(const PlanNode& node, std::vector<PointScan>* out) const {
+    if (node.predicate &&
+        std::binary_search(where_nodes_.begin(), where_nodes_.end(),
+                           node.predicate, std::less<const BoundExpr*>())) {
+      return false;  // a filter over WHERE terms: they change per run
+    }
+    if (node.kind == PlanNode::Kind::kIndexScan && !node.path.inputs.empty()) {
+      PointScan scan;
+      if (!Scan(node.path, &scan)) return false;
+      out->push_back(std::move(scan));
+    }
+    for (const auto& child : node.children) {
+      if (!Walk(*child, out)) return false;
+    }
+    return true;
+  }
+
+ private:
+  // The recipe of `path`, proven by rebuilding the path's key from the
+  // template's own values.
+  bool Scan(const AccessPath& path, PointScan* scan) const {
+    if (path.empty || path.spans.size() != 1 || path.prefix_points != 1 ||
+        path.eq_columns != path.used_columns || !path.exact ||
+        path.may_repeat_rows ||
+        path.consumed.size() != static_cast<size_t>(path.eq_columns)) {
+      return false;
+    }
+    const std::vector<KeyColumn>& keys = KeyColumnsOf(table_, path.index);
+    scan->prefix = rows::IdPrefix(KeyspaceId(table_, path.index));
+    std::string key = scan->prefix;
+    for (int k = 0; k < path.eq_columns; ++k) {
+      const KeyColumn& column = keys[k];
+      auto term =
+          std::find_if(terms_.begin(), terms_.end(), [&](const BoundExpr* t) {
+            return t->args[0]->index == column.column &&
+                   std::find(path.consumed.begin(), path.consumed.end(), t) !=
+                       path.consumed.end();
+          });
+      if (term == terms_.end()) return false;
+      const BoundExpr& folded = *(*term)->args[1];
+      const BoundExpr* value = values_[term - terms_.begin()];
+      const Type type = folded.value.type();
+      // NULL and booleans shape plans by their value (plan_cache.cc Match).
+      if (type == Type::kNull || type == Type::kBoolean ||
+          folded.affinity != value->affinity ||
+          !AppendPointKey(table_, column, folded.value, folded.affinity,
+                          &key)) {
+        return false;
+      }
+      scan->columns.push_back({column, value, type, value->affinity});
+    }
+    const KeySpan& span = path.spans[0];
+    return span.lo == key && span.hi == keys::PrefixSuccessor(key);
+  }
+
+  const TableSchema& table_;
+  std::vector<const BoundExpr*> where_nodes_;    // sorted
+  const std::vector<const BoundExpr*>& terms_;   // normalized: col = const
+  const std::vector<const BoundExpr*>& values_;  // each one's expression
+};
+
+// The recipes of a plan of one table whose WHERE clause is an AND of
+// `column = value` terms on distinct columns, each value an expression of
+// parameters and constants; nullopt for any other plan.
+std::optional<std::vector<PointScan>> PointScansOf(
+    const BoundSelect& select, const PlannedSelect& planned) {
+  if (!select.from.empty() || planned.join_terms > 0 || !select.where ||
+      !planned.where || !planned.plan) {
+    return std::nullopt;
+  }
+  // Normalizing folds each value into a constant and puts the column on
+  // the left, keeping the AND's shape: terms pair up by position.
+  std::vector<const BoundExpr*> bound, terms;
+  Conjuncts(select.where.get(), &bound);
+  Conjuncts(planned.where.get(), &terms);
+  if (bound.size() != terms.size()) return std::nullopt;
+  std::vector<const BoundExpr*> values(bound.size());
+  std::vector<int> columns;
+  using BK = BoundExpr::Kind;
+  for (size_t i = 0; i < bound.size(); ++i) {
+    const BoundExpr& t = *terms[i];
+    const BoundExpr& b = *bound[i];
+    if (t.kind != BK::kBinary || t.binary_op != parser::BinaryOp::kEq ||
+        t.args[0]->kind != BK::kColumn || t.args[1]->kind != BK::kConst ||
+        b.kind != BK::kBinary || b.binary_op != parser::BinaryOp::kEq) {
+      return std::nullopt;
+    }
+    const BoundExpr* column = b.args[0].get();
+    const BoundExpr* value = b.args[1].get();
+    if (column->kind != BK::kColumn) std::swap(column, value);
+    if (column->kind != BK::kColumn || column->index != t.args[0]->index ||
+        !IsConstant(*value) ||
+        std::find(columns.begin(), columns.end(), column->index) !=
+            columns.end()) {
+      return std::nullopt;
+    }
+    columns.push_back(column->index);
+    values[i] = value;
+  }
+  std::vector<const BoundExpr*> where_nodes;
+  NodesOf(planned.where.get(), &where_nodes);
+  std::vector<PointScan> scans;
+  PointScanFinder finder(*select.table, std::move(where_nodes), terms, values);
+  if (!finder.Walk(*planned.plan, &scans)) return std::nullopt;
+  return scans;
+}
+
+// Makes `node`, a copy of the template's `then`, the plan for `params`:
+// each scan's key built from its recipe, the counts of the last run
+// cleared. False when a value makes no point key of the template's kind.
+bool SetPointKeys(const PlanNode& then, PlanNode* node,
+                  const TableSchema& table, const std::vector<PointScan>& scans,
+                  size_t* next, const EvalContext& eval) {
+  node->stats = NodeStats();
+  if (then.kind == PlanNode::Kind::kIndexScan && !then.path.inputs.empty()) {
+    const PointScan& scan = scans[(*next)++];
+    KeySpan& span = node->path.spans[0];
+    span.lo.assign(scan.prefix);
+    for (const PointScan::Column& c : scan.columns) {
+      Result<Value> v = Evaluate(*c.value, eval);
+      if (!v.ok() || v->type() != c.type ||
+          !AppendPointKey(table, c.key, std::move(v).value(), c.affinity,
+                          &span.lo)) {
+        return false;
+      }
+    }
+    span.hi = keys::PrefixSuccessor(span.lo);
+  }
+  for (size_t i = 0; i < then.children.size(); ++i) {
+    if (!SetPointKeys(*then.children[i], node->children[i].get(), table, scans,
+                      next, eval)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// `out` made from `t`: what the template decided, and `t` kept alive.
+PlannedSelect Reused(std::shared_ptr<const PlanTemplate> t, PlannedSelect out) {
+  const PlannedSelect& then = t->planned;
+  out.token_mode = then.token_mode;
+  out.order_signature = then.order_signature;
+  out.join_terms = then.join_terms;
+  out.spares = t.get();
+  out.keep = std::move(t);  // the plan points into its other expressions
+  reuses.fetch_add(1, std::memory_order_relaxed);
+  return out;
+}
+
+// ReusePlan by the template's PointScan recipes.
+std::optional<PlannedSelect> ReuseByPoints(
+    std::shared_ptr<const PlanTemplate> t, const BoundSelect& select,
+    const std::vector<Value>& params) {
+  PlannedSelect out;
+  out.plan = t->TakeSpare();
+  if (!out.plan) out.plan = ClonePlan(*t->planned.plan);
+  size_t next = 0;
+  const EvalContext eval{nullptr, &params, nullptr};
+  if (!SetPointKeys(*t->planned.plan, out.plan.get(), *select.table,
+                    *t->point_scans, &next, eval)) {
+    t->GiveBack(std::move(out.plan));
+    return std::nullopt;
+  }
+  point_reuses.fetch_add(1, std::memory_order_relaxed);
+  return Reused(std::move(t), std::move(out));
+}
+
 }  // namespace
 
-std::shared_ptr<const PlanTemplate> MakePlanTemplate(RuleSet rules,
+std::shared_ptr<const PlanTemplate> MakePlanTemplate(const BoundSelect& select,
+                                                     RuleSet rules,
                                                      int64_t limit,
                                                      int64_t offset,
                                                      PlannedSelect planned) {
@@ -162,6 +355,9 @@ std::shared_ptr<const PlanTemplate> MakePlanTemplate(RuleSet rules,
   made->offset = offset;
   made->planned = std::move(planned);
   if (made->planned.plan) ForgetExplainText(made->planned.plan.get());
+  if (made->planned.reusable) {
+    made->point_scans = PointScansOf(select, made->planned);
+  }
   return made;
 }
 
@@ -184,6 +380,9 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
                                        const std::vector<Value>& params) {
   const PlannedSelect& then = t->planned;
   if (!then.reusable) return std::nullopt;
+  if (t->point_scans) {
+    if (auto out = ReuseByPoints(t, select, params)) return out;
+  }
   PlannedSelect out;
   out.where = PlannedWhere(select, t->rules, params);
   ExprMap map;
@@ -207,19 +406,17 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
   if (!Rederive(*then.plan, out.plan.get(), *select.table, map)) {
     return std::nullopt;
   }
-  out.token_mode = then.token_mode;
-  out.order_signature = then.order_signature;
-  out.join_terms = then.join_terms;
-  out.spares = t.get();
-  out.keep = std::move(t);  // the plan points into its other expressions
-  reuses.fetch_add(1, std::memory_order_relaxed);
-  return out;
+  return Reused(std::move(t), std::move(out));
 }
 
 uint64_t PlanReuses() { return reuses.load(std::memory_order_relaxed); }
 
 uint64_t PlanSparesTaken() {
   return spares_taken.load(std::memory_order_relaxed);
+}
+
+uint64_t PlanPointReuses() {
+  return point_reuses.load(std::memory_order_relaxed);
 }
 
 }  // namespace levelql

@@ -15,6 +15,13 @@
 // for values of the same shape, but for estimates: like SQLite's plans, it
 // does not look at how many rows the new values select.
 //
+// A plan whose WHERE clause is only equalities `column = <parameters and
+// constants>`, each answered exactly by a scan's point key, reuses faster:
+// each value is computed and encoded into the scan's key directly, without
+// normalizing the clause again (PointScan below). The template proves the
+// recipe when it is made: encoding its own values must give the very keys
+// its plan holds, or the recipe is not kept.
+//
 // Thread-safety: a PlanTemplate is shared. What it plans from is immutable;
 // the copies of its plan that ended runs give back (below) are held under a
 // mutex, so threads running one prepared statement each take their own.
@@ -32,6 +39,20 @@
 
 namespace levelql {
 
+// The key of an equality-only scan of a kept plan, from parameter values:
+// the keyspace's prefix, then for each key column in order the value the
+// WHERE clause sets it to (an expression of parameters and constants).
+struct PointScan {
+  struct Column {
+    KeyColumn key;
+    const BoundExpr* value = nullptr;  // in the statement's WHERE clause
+    Type type = Type::kNull;  // of the template's value (another: planned anew)
+    Affinity affinity = Affinity::kNone;
+  };
+  std::string prefix;
+  std::vector<Column> columns;
+};
+
 // A plan kept for reuse, and what it was made under besides the catalog
 // (the prepared statement's binding is per catalog, statistics included).
 // The copies of its plan that runs have ended are kept for the next runs
@@ -43,6 +64,9 @@ struct PlanTemplate : PlanSpares {
   int64_t limit = -1;  // evaluated LIMIT (-1: none) and OFFSET
   int64_t offset = 0;
   PlannedSelect planned;  // planned.reusable
+  // Set when the plan reads the WHERE clause only through point keys: one
+  // per scan that has terms, in the order of a depth-first walk.
+  std::optional<std::vector<PointScan>> point_scans;
 
   // The spares are a cache: handing them out and back leaves what the
   // template plans from unchanged, hence const.
@@ -61,7 +85,9 @@ struct PlanTemplate : PlanSpares {
 // Makes `planned` a template: a kept plan is only run, never shown, so its
 // EXPLAIN text (node details, span labels) is dropped rather than copied
 // into every run made from it.
-std::shared_ptr<const PlanTemplate> MakePlanTemplate(RuleSet rules,
+// `select` is the statement `planned` was made for; it outlives the template.
+std::shared_ptr<const PlanTemplate> MakePlanTemplate(const BoundSelect& select,
+                                                     RuleSet rules,
                                                      int64_t limit,
                                                      int64_t offset,
                                                      PlannedSelect planned);
@@ -77,6 +103,8 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
 // copy an ended run gave back (tests check both happen).
 uint64_t PlanReuses();
 uint64_t PlanSparesTaken();
+// Of PlanReuses(), those whose keys were built from a PointScan recipe.
+uint64_t PlanPointReuses();
 
 }  // namespace levelql
 
