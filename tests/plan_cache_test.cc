@@ -214,6 +214,34 @@ TEST_F(PlanCacheTest, JoinKeyRangeCopiedToTheOtherTable) {
   EXPECT_GE(reused, 4u);
 }
 
+TEST_F(PlanCacheTest, JoinsBuildEachTablesKeysFromTheValues) {
+  // The value reaches the other table through the join key (u.a = t.a and
+  // t.a = ?: u.a = ?); both scans build their keys from it.
+  Check(
+      "SELECT t.id, u.label FROM t JOIN u ON u.a = t.a WHERE t.a = ? "
+      "ORDER BY t.id",
+      {{I(1)}, {I(2)}, {I(4)}, {I(5)}, {Value::Null()}, {I(0)}});
+  EXPECT_EQ(point_reused_, 5u);
+  point_reused_ = 0;
+  Check(
+      "SELECT u.label, t.b FROM t JOIN u ON u.a = t.a WHERE t.a = ? AND t.b "
+      "= ? ORDER BY t.id DESC LIMIT 2",
+      {{I(1), I(1)}, {I(2), I(2)}, {I(3), I(3)}, {I(0), I(0)}, {I(5), I(4)}});
+  EXPECT_EQ(point_reused_, 5u);
+  point_reused_ = 0;
+  // A term on a column no index holds is a filter of its table's rows; a
+  // value for each side is two terms on one column: the general reuse.
+  Check(
+      "SELECT t.id, u.label FROM t JOIN u ON u.a = t.a WHERE t.a = ? AND "
+      "u.label = ? ORDER BY t.id",
+      {{I(1), T("one")}, {I(2), T("one")}, {I(3), T("three")}});
+  Check(
+      "SELECT t.id, u.label FROM t JOIN u ON u.a = t.a WHERE t.a = ? AND "
+      "u.a = ? ORDER BY t.id",
+      {{I(1), I(1)}, {I(2), I(3)}, {I(3), I(3)}});
+  EXPECT_EQ(point_reused_, 0u);
+}
+
 TEST_F(PlanCacheTest, PlansOfEndedRunsServeLaterRuns) {
   // A run's copy of the plan goes back to the template when the run ends,
   // still pointing into that run's WHERE clause; the next run must take

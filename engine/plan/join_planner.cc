@@ -206,7 +206,9 @@ class JoinPlanner {
     std::vector<const BoundExpr*> terms;
     Conjuncts(where, &terms);
     std::vector<std::pair<int, BoundExprPtr>> single;  // side, term
-    for (const BoundExpr* t : terms) {
+    std::vector<int> origin;  // of each of `single`: its index in `terms`
+    for (size_t index = 0; index < terms.size(); ++index) {
+      const BoundExpr* t = terms[index];
       std::set<int> cols;
       ColumnsUsed(t, &cols);
       std::set<int> sides;
@@ -218,6 +220,7 @@ class JoinPlanner {
           out_->pinned.insert(*cols.begin());
         }
         single.emplace_back(sides.empty() ? 0 : *sides.begin(), CloneExpr(*t));
+        origin.push_back(static_cast<int>(index));
       } else {
         across_.push_back(t);
         for (int c : cols) needed_.insert(c);  // the Filter reads them
@@ -240,18 +243,24 @@ class JoinPlanner {
           Rename(copy.get(), from, to, s_.table->columns[to]);
           if (out_->pinned.contains(from)) out_->pinned.insert(to);
           single.emplace_back(SideOf(s_, to), std::move(copy));
+          const int from_term = origin[i];
+          origin.push_back(from_term);
         }
       }
     }
-    for (auto& [side, term] : single) {
+    std::vector<std::vector<int>> side_origins(n);
+    for (size_t i = 0; i < single.size(); ++i) {
+      auto& [side, term] = single[i];
       Shift(term.get(), -s_.from[side].offset);
       side_terms[side].push_back(std::move(term));
+      side_origins[side].push_back(origin[i]);
     }
     side_where_.assign(n, nullptr);
     for (size_t i = 0; i < n; ++i) {
       if (side_terms[i].empty()) continue;
       out_->owned.push_back(NormalizePredicate(AndOf(std::move(side_terms[i])),
                                                *input_.rules, *input_.params));
+      out_->origins.push_back(std::move(side_origins[i]));
       side_where_[i] = out_->owned.back().get();
     }
     // The terms the joined rows are checked against: all but the
@@ -267,6 +276,7 @@ class JoinPlanner {
     }
     if (!clones.empty()) {
       out_->owned.push_back(AndOf(std::move(clones)));
+      out_->origins.emplace_back();
       across_where_ = out_->owned.back().get();
     }
   }

@@ -34,7 +34,12 @@ struct JoinPlan {
   std::unique_ptr<PlanNode> rows;   // joined rows, filtered by `where`
   std::vector<SortKey> order;       // the order they come in (a total one)
   std::vector<BoundExprPtr> owned;  // expressions the plan points into
-  std::set<int> pinned;             // columns an equality with a constant fixes
+  // For each of `owned`, for each of its conjuncts in order, the conjunct
+  // of the WHERE clause it was made from (copied, or copied across a merge
+  // key); empty for the terms naming several tables. A reused plan builds
+  // its keys from the values of the statement's terms (plan_cache.h).
+  std::vector<std::vector<int>> origins;
+  std::set<int> pinned;  // columns an equality with a constant fixes
   std::vector<std::pair<int, int>> equal;  // columns merged on (equal values)
   // No table's access was decided by an empty range (AccessPlan::reusable).
   bool reusable = true;

@@ -163,65 +163,84 @@ void NodesOf(const BoundExpr* e, std::vector<const BoundExpr*>* out) {
 // terms; false when some part of the plan reads the WHERE clause otherwise.
 class PointScanFinder {
  public:
-  PointScanFinder(const TableSchema& table,
-                  std::vector<const BoundExpr*> where_nodes,
-                  const std::vector<const BoundExpr*>& terms,
-                  const std::vector<const BoundExpr*>& values)
-      : table_(table),
-        where_nodes_(std::move(where_nodes)),
-        terms_(terms),
-        values_(values) {
-    std::sort(where_nodes_.begin(), where_nodes_.end(),
-              std::less<const BoundExpr*>());
+  // `values`: each normalized `column = constant` term the plan's scans
+  // may read (the WHERE clause's, a join's copies of them), with the
+  // statement's expression its constant was computed from. `read`: every
+  // node of the expressions the plan reads terms from.
+  PointScanFinder(
+      std::vector<std::pair<const BoundExpr*, const BoundExpr*>> values,
+      std::vector<const BoundExpr*> read)
+      : values_(std::move(values)), read_(std::move(read)) {
+    std::sort(values_.begin(), values_.end(), ByFirst());
+    std::sort(read_.begin(), read_.end(), std::less<const BoundExpr*>());
   }
 
-  bool Walk(const PlanNode& node, std::vector<PointScan>* out) const {
+  bool Walk(const PlanNode& node, const TableSchema& table,
+            std::vector<PointScan>* out) const {
     if (node.predicate &&
-        std::binary_search(where_nodes_.begin(), where_nodes_.end(),
-                           node.predicate, std::less<const BoundExpr*>())) {
+        std::binary_search(read_.begin(), read_.end(), node.predicate,
+                           std::less<const BoundExpr*>())) {
       return false;  // a filter over WHERE terms: they change per run
     }
     if (node.kind == PlanNode::Kind::kIndexScan && !node.path.inputs.empty()) {
       PointScan scan;
-      if (!Scan(node.path, &scan)) return false;
+      if (!Scan(table, node.path, &scan)) return false;
       out->push_back(std::move(scan));
     }
-    for (const auto& child : node.children) {
-      if (!Walk(*child, out)) return false;
+    for (size_t i = 0; i < node.children.size(); ++i) {
+      // A join's inputs read their own tables (null: a join below).
+      const bool own = i < node.join_tables.size() && node.join_tables[i];
+      if (!Walk(*node.children[i], own ? *node.join_tables[i] : table, out)) {
+        return false;
+      }
     }
     return true;
   }
 
  private:
+  struct ByFirst {
+    bool operator()(const std::pair<const BoundExpr*, const BoundExpr*>& a,
+                    const std::pair<const BoundExpr*, const BoundExpr*>& b) {
+      return std::less<const BoundExpr*>()(a.first, b.first);
+    }
+  };
+
+  const BoundExpr* ValueOf(const BoundExpr* term) const {
+    auto it = std::lower_bound(values_.begin(), values_.end(),
+                               std::make_pair(term, nullptr), ByFirst());
+    return it != values_.end() && it->first == term ? it->second : nullptr;
+  }
+
   // The recipe of `path`, proven by rebuilding the path's key from the
   // template's own values.
-  bool Scan(const AccessPath& path, PointScan* scan) const {
+  bool Scan(const TableSchema& table, const AccessPath& path,
+            PointScan* scan) const {
     if (path.empty || path.spans.size() != 1 || path.prefix_points != 1 ||
         path.eq_columns != path.used_columns || !path.exact ||
         path.may_repeat_rows ||
         path.consumed.size() != static_cast<size_t>(path.eq_columns)) {
       return false;
     }
-    const std::vector<KeyColumn>& keys = KeyColumnsOf(table_, path.index);
-    scan->prefix = rows::IdPrefix(KeyspaceId(table_, path.index));
+    const std::vector<KeyColumn>& keys = KeyColumnsOf(table, path.index);
+    scan->table = &table;
+    scan->prefix = rows::IdPrefix(KeyspaceId(table, path.index));
     std::string key = scan->prefix;
     for (int k = 0; k < path.eq_columns; ++k) {
       const KeyColumn& column = keys[k];
-      auto term =
-          std::find_if(terms_.begin(), terms_.end(), [&](const BoundExpr* t) {
-            return t->args[0]->index == column.column &&
-                   std::find(path.consumed.begin(), path.consumed.end(), t) !=
-                       path.consumed.end();
+      auto term = std::find_if(
+          path.consumed.begin(), path.consumed.end(), [&](const BoundExpr* t) {
+            return t->args[0]->kind == BoundExpr::Kind::kColumn &&
+                   t->args[0]->index == column.column;
           });
-      if (term == terms_.end()) return false;
+      if (term == path.consumed.end()) return false;
+      const BoundExpr* value = ValueOf(*term);
+      if (value == nullptr) return false;
       const BoundExpr& folded = *(*term)->args[1];
-      const BoundExpr* value = values_[term - terms_.begin()];
       const Type type = folded.value.type();
       // NULL and booleans shape plans by their value (plan_cache.cc Match).
       if (type == Type::kNull || type == Type::kBoolean ||
           folded.affinity != value->affinity ||
-          !AppendPointKey(table_, column, folded.value, folded.affinity,
-                          &key)) {
+          !AppendPointKey(table, column, folded.value, folded.affinity, &key)) {
         return false;
       }
       scan->columns.push_back({column, value, type, value->affinity});
@@ -230,19 +249,18 @@ class PointScanFinder {
     return span.lo == key && span.hi == keys::PrefixSuccessor(key);
   }
 
-  const TableSchema& table_;
-  std::vector<const BoundExpr*> where_nodes_;    // sorted
-  const std::vector<const BoundExpr*>& terms_;   // normalized: col = const
-  const std::vector<const BoundExpr*>& values_;  // each one's expression
+  std::vector<std::pair<const BoundExpr*, const BoundExpr*>> values_;
+  std::vector<const BoundExpr*> read_;  // sorted
 };
 
-// The recipes of a plan of one table whose WHERE clause is an AND of
-// `column = value` terms on distinct columns, each value an expression of
-// parameters and constants; nullopt for any other plan.
+// The recipes of a plan whose WHERE clause (with a join's ON terms) is an
+// AND of `column = value` terms on distinct columns, each value an
+// expression of parameters and constants, and of `column = column` terms
+// that join tables; nullopt for any other plan.
 std::optional<std::vector<PointScan>> PointScansOf(
     const BoundSelect& select, const PlannedSelect& planned) {
-  if (!select.from.empty() || planned.join_terms > 0 || !select.where ||
-      !planned.where || !planned.plan) {
+  if (!select.where || !planned.where || !planned.plan ||
+      planned.join_origins.size() != planned.join_terms) {
     return std::nullopt;
   }
   // Normalizing folds each value into a constant and puts the column on
@@ -251,34 +269,67 @@ std::optional<std::vector<PointScan>> PointScansOf(
   Conjuncts(select.where.get(), &bound);
   Conjuncts(planned.where.get(), &terms);
   if (bound.size() != terms.size()) return std::nullopt;
-  std::vector<const BoundExpr*> values(bound.size());
-  std::vector<int> columns;
+  std::vector<std::pair<const BoundExpr*, const BoundExpr*>> values;
+  std::vector<const BoundExpr*> value_of(terms.size(), nullptr);
+  std::vector<int> columns;  // those set to values
   using BK = BoundExpr::Kind;
   for (size_t i = 0; i < bound.size(); ++i) {
     const BoundExpr& t = *terms[i];
     const BoundExpr& b = *bound[i];
     if (t.kind != BK::kBinary || t.binary_op != parser::BinaryOp::kEq ||
-        t.args[0]->kind != BK::kColumn || t.args[1]->kind != BK::kConst ||
-        b.kind != BK::kBinary || b.binary_op != parser::BinaryOp::kEq) {
+        t.args[0]->kind != BK::kColumn || b.kind != BK::kBinary ||
+        b.binary_op != parser::BinaryOp::kEq) {
       return std::nullopt;
     }
     const BoundExpr* column = b.args[0].get();
     const BoundExpr* value = b.args[1].get();
     if (column->kind != BK::kColumn) std::swap(column, value);
-    if (column->kind != BK::kColumn || column->index != t.args[0]->index ||
+    if (column->kind != BK::kColumn) return std::nullopt;
+    if (t.args[1]->kind == BK::kColumn) {
+      // Joins two columns: the plan reads it as a join key, or a filter.
+      if (value->kind != BK::kColumn) return std::nullopt;
+      continue;
+    }
+    if (t.args[1]->kind != BK::kConst || column->index != t.args[0]->index ||
         !IsConstant(*value) ||
         std::find(columns.begin(), columns.end(), column->index) !=
             columns.end()) {
       return std::nullopt;
     }
     columns.push_back(column->index);
-    values[i] = value;
+    values.emplace_back(terms[i], value);
+    value_of[i] = value;
   }
-  std::vector<const BoundExpr*> where_nodes;
-  NodesOf(planned.where.get(), &where_nodes);
+  std::vector<const BoundExpr*> read;
+  NodesOf(planned.where.get(), &read);
+  // A join's tables' terms: copies of the WHERE clause's, their columns
+  // counted in their own table's row.
+  for (size_t k = 0; k < planned.join_terms; ++k) {
+    const BoundExpr* side = planned.hidden[k].get();
+    NodesOf(side, &read);
+    const std::vector<int>& origins = planned.join_origins[k];
+    if (origins.empty()) continue;  // the terms naming several tables
+    std::vector<const BoundExpr*> copies;
+    Conjuncts(side, &copies);
+    if (copies.size() != origins.size()) return std::nullopt;
+    for (size_t j = 0; j < copies.size(); ++j) {
+      const BoundExpr* value = value_of[origins[j]];
+      if (value == nullptr) continue;  // not a value term
+      const BoundExpr& copy = *copies[j];
+      const BoundExpr& from = *terms[origins[j]];
+      if (copy.kind != BK::kBinary || copy.binary_op != parser::BinaryOp::kEq ||
+          copy.args[0]->kind != BK::kColumn ||
+          copy.args[1]->kind != BK::kConst ||
+          copy.args[1]->value.type() != from.args[1]->value.type() ||
+          !(copy.args[1]->value == from.args[1]->value)) {
+        return std::nullopt;
+      }
+      values.emplace_back(copies[j], value);
+    }
+  }
   std::vector<PointScan> scans;
-  PointScanFinder finder(*select.table, std::move(where_nodes), terms, values);
-  if (!finder.Walk(*planned.plan, &scans)) return std::nullopt;
+  PointScanFinder finder(std::move(values), std::move(read));
+  if (!finder.Walk(*planned.plan, *select.table, &scans)) return std::nullopt;
   return scans;
 }
 
@@ -286,8 +337,8 @@ std::optional<std::vector<PointScan>> PointScansOf(
 // each scan's key built from its recipe, the counts of the last run
 // cleared. False when a value makes no point key of the template's kind.
 bool SetPointKeys(const PlanNode& then, PlanNode* node,
-                  const TableSchema& table, const std::vector<PointScan>& scans,
-                  size_t* next, const EvalContext& eval) {
+                  const std::vector<PointScan>& scans, size_t* next,
+                  const EvalContext& eval) {
   node->stats = NodeStats();
   if (then.kind == PlanNode::Kind::kIndexScan && !then.path.inputs.empty()) {
     const PointScan& scan = scans[(*next)++];
@@ -296,7 +347,7 @@ bool SetPointKeys(const PlanNode& then, PlanNode* node,
     for (const PointScan::Column& c : scan.columns) {
       Result<Value> v = Evaluate(*c.value, eval);
       if (!v.ok() || v->type() != c.type ||
-          !AppendPointKey(table, c.key, std::move(v).value(), c.affinity,
+          !AppendPointKey(*scan.table, c.key, std::move(v).value(), c.affinity,
                           &span.lo)) {
         return false;
       }
@@ -304,8 +355,8 @@ bool SetPointKeys(const PlanNode& then, PlanNode* node,
     span.hi = keys::PrefixSuccessor(span.lo);
   }
   for (size_t i = 0; i < then.children.size(); ++i) {
-    if (!SetPointKeys(*then.children[i], node->children[i].get(), table, scans,
-                      next, eval)) {
+    if (!SetPointKeys(*then.children[i], node->children[i].get(), scans, next,
+                      eval)) {
       return false;
     }
   }
@@ -326,15 +377,14 @@ PlannedSelect Reused(std::shared_ptr<const PlanTemplate> t, PlannedSelect out) {
 
 // ReusePlan by the template's PointScan recipes.
 std::optional<PlannedSelect> ReuseByPoints(
-    std::shared_ptr<const PlanTemplate> t, const BoundSelect& select,
-    const std::vector<Value>& params) {
+    std::shared_ptr<const PlanTemplate> t, const std::vector<Value>& params) {
   PlannedSelect out;
   out.plan = t->TakeSpare();
   if (!out.plan) out.plan = ClonePlan(*t->planned.plan);
   size_t next = 0;
   const EvalContext eval{nullptr, &params, nullptr};
-  if (!SetPointKeys(*t->planned.plan, out.plan.get(), *select.table,
-                    *t->point_scans, &next, eval)) {
+  if (!SetPointKeys(*t->planned.plan, out.plan.get(), *t->point_scans, &next,
+                    eval)) {
     t->GiveBack(std::move(out.plan));
     return std::nullopt;
   }
@@ -381,7 +431,7 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
   const PlannedSelect& then = t->planned;
   if (!then.reusable) return std::nullopt;
   if (t->point_scans) {
-    if (auto out = ReuseByPoints(t, select, params)) return out;
+    if (auto out = ReuseByPoints(t, params)) return out;
   }
   PlannedSelect out;
   out.where = PlannedWhere(select, t->rules, params);

@@ -49,6 +49,7 @@ struct PointScan {
     Type type = Type::kNull;  // of the template's value (another: planned anew)
     Affinity affinity = Affinity::kNone;
   };
+  const TableSchema* table = nullptr;  // the scan's (a join: one of them)
   std::string prefix;
   std::vector<Column> columns;
 };

@@ -246,6 +246,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   if (joined) {
     joins = PlanJoins(select, out.where.get(), needed, input);
     out.join_terms = joins.owned.size();
+    out.join_origins = std::move(joins.origins);
     for (auto& e : joins.owned) out.hidden.push_back(std::move(e));
     access.rows = std::move(joins.rows);
     top_join = access.rows.get();

@@ -61,6 +61,8 @@ struct PlannedSelect {
   // A join: the first `join_terms` of `hidden` are its tables' terms
   // (JoinTerms(), join_planner.h).
   size_t join_terms = 0;
+  // For each of those, where its conjuncts come from (JoinPlan::origins).
+  std::vector<std::vector<int>> join_origins;
   // A plan for other parameter values may be made from this one
   // (plan_cache.h): read from its start, and no choice that an empty range
   // decided.
