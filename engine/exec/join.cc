@@ -1,5 +1,6 @@
 #include "engine/exec/join.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <string_view>
@@ -12,7 +13,14 @@
 namespace levelql {
 namespace {
 
+// `out` = left then right. A row of the right width already (the last
+// joined row) is assigned over, which keeps its values' buffers.
 void Concat(const Row& left, const Row& right, Row* out) {
+  if (out->size() == left.size() + right.size()) {
+    std::copy(left.begin(), left.end(), out->begin());
+    std::copy(right.begin(), right.end(), out->begin() + left.size());
+    return;
+  }
   out->clear();
   out->reserve(left.size() + right.size());
   out->insert(out->end(), left.begin(), left.end());

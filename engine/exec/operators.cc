@@ -124,19 +124,20 @@ class Filter : public RowSource {
 class Project : public RowSource {
  public:
   Project(ExecContext* ctx, std::unique_ptr<RowSource> input,
-          std::vector<const BoundExpr*> exprs)
-      : ctx_(ctx), input_(std::move(input)), exprs_(std::move(exprs)) {
+          const std::vector<const BoundExpr*>& exprs)
+      : ctx_(ctx), input_(std::move(input)), steps_(exprs.size()) {
     // A column an expression reads, and that no later expression reads,
     // is moved out of the input row: its producer writes every column it
     // is asked for into each row anew, so the moved-from value is never
     // read.
-    take_.assign(exprs_.size(), false);
-    std::vector<bool> read_later;  // by column: a later expression reads it
-    for (size_t i = exprs_.size(); i-- > 0;) {
-      const BoundExpr& e = *exprs_[i];
+    ColumnSet read_later;  // a later expression reads the column
+    for (size_t i = exprs.size(); i-- > 0;) {
+      const BoundExpr& e = *exprs[i];
+      Step& step = steps_[i];
+      step.expr = &e;
       if (e.kind == BoundExpr::Kind::kColumn) {
-        const auto c = static_cast<size_t>(e.index);
-        take_[i] = c >= read_later.size() || !read_later[c];
+        step.column = e.index;
+        step.take = !read_later.Has(e.index);
       }
       MarkColumns(e, &read_later);
     }
@@ -144,20 +145,18 @@ class Project : public RowSource {
   bool Next(Row* row) override {
     if (!input_->Next(&in_)) return false;
     row->clear();
-    row->reserve(exprs_.size());  // exactly: a Sort may keep the row
-    EvalContext ec{&in_, ctx_->params, nullptr};
-    for (size_t i = 0; i < exprs_.size(); ++i) {
-      const BoundExpr& e = *exprs_[i];
-      if (e.kind == BoundExpr::Kind::kColumn) {
+    row->reserve(steps_.size());  // exactly: a Sort may keep the row
+    for (const Step& step : steps_) {
+      if (step.column >= 0) {
         // (Two calls: `take ? move : copy` would build a temporary.)
-        if (take_[i]) {
-          row->push_back(std::move(in_[e.index]));
+        if (step.take) {
+          row->push_back(std::move(in_[step.column]));
         } else {
-          row->push_back(in_[e.index]);
+          row->push_back(in_[step.column]);
         }
         continue;
       }
-      Result<Value> v = Evaluate(e, ec);
+      Result<Value> v = Evaluate(*step.expr, {&in_, ctx_->params, nullptr});
       if (!v.ok()) {
         status_ = v.status();
         return false;
@@ -174,19 +173,44 @@ class Project : public RowSource {
   }
 
  private:
-  ExecContext* ctx_;
-  std::unique_ptr<RowSource> input_;
-  static void MarkColumns(const BoundExpr& e, std::vector<bool>* columns) {
-    if (e.kind == BoundExpr::Kind::kColumn) {
-      const auto c = static_cast<size_t>(e.index);
-      if (c >= columns->size()) columns->resize(c + 1, false);
-      (*columns)[c] = true;
+  // One output value: a column of the input row (moved out when `take`),
+  // or an expression evaluated over it (column -1).
+  struct Step {
+    const BoundExpr* expr = nullptr;
+    int column = -1;
+    bool take = false;
+  };
+  // Columns by number; the first 256 without allocating.
+  class ColumnSet {
+   public:
+    void Add(int c) {
+      const auto u = static_cast<size_t>(c);
+      if (u < kInline) {
+        inline_[u / 64] |= uint64_t{1} << (u % 64);
+        return;
+      }
+      if (u - kInline >= more_.size()) more_.resize(u - kInline + 1, false);
+      more_[u - kInline] = true;
     }
+    bool Has(int c) const {
+      const auto u = static_cast<size_t>(c);
+      if (u < kInline) return (inline_[u / 64] >> (u % 64)) & 1;
+      return u - kInline < more_.size() && more_[u - kInline];
+    }
+
+   private:
+    static constexpr size_t kInline = 256;
+    uint64_t inline_[kInline / 64] = {};
+    std::vector<bool> more_;
+  };
+  static void MarkColumns(const BoundExpr& e, ColumnSet* columns) {
+    if (e.kind == BoundExpr::Kind::kColumn) columns->Add(e.index);
     for (const auto& a : e.args) MarkColumns(*a, columns);
   }
 
-  std::vector<const BoundExpr*> exprs_;
-  std::vector<bool> take_;  // exprs_[i] moves its column out of in_
+  ExecContext* ctx_;
+  std::unique_ptr<RowSource> input_;
+  std::vector<Step> steps_;
   Row in_;
   Status status_;
 };
@@ -304,10 +328,10 @@ std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,
                                      const BoundExpr* predicate) {
   return std::make_unique<Filter>(ctx, std::move(input), predicate);
 }
-std::unique_ptr<RowSource> NewProject(ExecContext* ctx,
-                                      std::unique_ptr<RowSource> input,
-                                      std::vector<const BoundExpr*> exprs) {
-  return std::make_unique<Project>(ctx, std::move(input), std::move(exprs));
+std::unique_ptr<RowSource> NewProject(
+    ExecContext* ctx, std::unique_ptr<RowSource> input,
+    const std::vector<const BoundExpr*>& exprs) {
+  return std::make_unique<Project>(ctx, std::move(input), exprs);
 }
 std::unique_ptr<RowSource> NewDistinct(
     std::unique_ptr<RowSource> input, size_t width,

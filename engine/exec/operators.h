@@ -122,10 +122,11 @@ std::unique_ptr<RowSource> NewTableScan(
 std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,
                                      std::unique_ptr<RowSource> input,
                                      const BoundExpr* predicate);
-// Evaluates `exprs` over each input row.
-std::unique_ptr<RowSource> NewProject(ExecContext* ctx,
-                                      std::unique_ptr<RowSource> input,
-                                      std::vector<const BoundExpr*> exprs);
+// Evaluates `exprs` over each input row. The expressions (not the vector)
+// must outlive the operator.
+std::unique_ptr<RowSource> NewProject(
+    ExecContext* ctx, std::unique_ptr<RowSource> input,
+    const std::vector<const BoundExpr*>& exprs);
 // Drops rows whose first `width` values equal an earlier row's.
 std::unique_ptr<RowSource> NewDistinct(
     std::unique_ptr<RowSource> input, size_t width,

@@ -438,6 +438,7 @@ TEST(Oracles, PlanReuse) {
   auto start = std::chrono::steady_clock::now();
   Stats stats;
   const uint64_t reuses_before = PlanReuses();
+  const uint64_t points_before = PlanPointReuses();
   RunRounds("reuse", kReuseSeeds, &stats, [&](uint64_t seed, int64_t end) {
     OracleRound round(seed);
     int64_t n = 20 + static_cast<int64_t>(seed % 60);
@@ -462,11 +463,15 @@ TEST(Oracles, PlanReuse) {
     }
   });
   const uint64_t reuses = PlanReuses() - reuses_before;
+  const uint64_t by_points = PlanPointReuses() - points_before;
   Finish("reuse", stats, start,
-         ", " + std::to_string(reuses) + " runs reused a plan");
-  // Teeth: most prepared runs must reuse their plan.
+         ", " + std::to_string(reuses) + " runs reused a plan (" +
+             std::to_string(by_points) + " by point keys)");
+  // Teeth: most prepared runs must reuse their plan, and some (equality-
+  // only WHERE clauses) by point keys.
   if (stats.checks >= 1000) {
     EXPECT_GT(reuses, static_cast<uint64_t>(stats.checks));
+    EXPECT_GT(by_points, static_cast<uint64_t>(stats.checks / 50));
   }
 }
 
