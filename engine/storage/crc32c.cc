@@ -34,12 +34,21 @@ constexpr uint32_t ZeroBytes(uint32_t crc, size_t n) {
 }
 
 // Appending kStride zero bytes is linear in the register: four tables,
-// one per byte of it, give the register after them by four lookups.
+// one per byte of it, give the register after them by four lookups. Each
+// entry is the XOR of the images of its set bits (32 images computed
+// step by step, so the tables stay cheap for compilers' constexpr limits).
 constexpr std::array<std::array<uint32_t, 256>, 4> MakeShiftTables() {
+  std::array<uint32_t, 32> image{};
+  for (int bit = 0; bit < 32; ++bit) image[bit] = ZeroBytes(1u << bit, kStride);
   std::array<std::array<uint32_t, 256>, 4> t{};
   for (int k = 0; k < 4; ++k) {
-    for (uint32_t b = 0; b < 256; ++b)
-      t[k][b] = ZeroBytes(b << (8 * k), kStride);
+    for (uint32_t b = 0; b < 256; ++b) {
+      uint32_t v = 0;
+      for (int bit = 0; bit < 8; ++bit) {
+        if ((b >> bit) & 1) v ^= image[8 * k + bit];
+      }
+      t[k][b] = v;
+    }
   }
   return t;
 }
