@@ -94,7 +94,8 @@ DatabaseImpl::DatabaseImpl(std::unique_ptr<KvStore> store, CatalogState catalog,
                            const Options& options)
     : store_(std::move(store)),
       options_(options),
-      catalog_(std::make_shared<const CatalogState>(std::move(catalog))) {
+      catalog_(std::make_shared<const CatalogState>(std::move(catalog))),
+      statements_(options.statement_cache_entries) {
   settings_.statement_timeout_ms = options.statement_timeout_ms;
   settings_.busy_timeout_ms = options.busy_timeout_ms;
 }
@@ -292,9 +293,25 @@ Result<std::unique_ptr<levelql::Statement>> DatabaseImpl::PrepareIn(
 Result<std::unique_ptr<Cursor>> DatabaseImpl::QueryIn(
     const std::shared_ptr<Session>& session, std::string_view sql,
     const Params& params) {
-  LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
+  StatementCache::Entry kept;
+  if (!statements_.Find(sql, &kept)) {
+    LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parser::ParseStatement(sql));
+    kept.stmt = SharedStatement(std::move(stmt));
+  }
   int64_t affected = 0;
-  return Run(session, SharedStatement(std::move(stmt)), params, &affected);
+  if (!std::holds_alternative<parser::Select>(kept.stmt->node)) {
+    return Run(session, std::move(kept.stmt), params, &affected);
+  }
+  // A text's first run plans as an unprepared statement does (a text seen
+  // once makes no template); from its second it is bound once and its
+  // plan reused (statement_cache.h).
+  std::shared_ptr<const BoundQuery>* bound =
+      kept.runs > 0 ? &kept.bound : nullptr;
+  Result<std::unique_ptr<Cursor>> cursor =
+      Run(session, kept.stmt, params, &affected, bound);
+  ++kept.runs;
+  statements_.Store(sql, std::move(kept));
+  return cursor;
 }
 
 RuleSet DatabaseImpl::rules() {

@@ -23,6 +23,7 @@
 #include "engine/plan/rules.h"
 #include "engine/select_cursor.h"
 #include "engine/session.h"
+#include "engine/statement_cache.h"
 #include "engine/storage/deletion_tracker.h"
 #include "engine/storage/writer_slot.h"
 #include "levelql/database.h"
@@ -253,7 +254,8 @@ class DatabaseImpl : public Database {
   std::shared_ptr<Session> implicit_ = std::make_shared<Session>();
   std::atomic<uint64_t> interrupt_epoch_{0};
   std::mutex settings_mu_;
-  Settings settings_;  // guarded by settings_mu_
+  Settings settings_;          // guarded by settings_mu_
+  StatementCache statements_;  // SELECT texts Query ran lately
 };
 
 // Finishes what an interrupted REINDEX left: removes half-built key ranges

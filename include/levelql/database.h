@@ -71,6 +71,11 @@ struct Options {
   // docs/DIALECT.md says how). 0: always read every entry. Salted tables,
   // and stores that cannot tell sizes (etcd), are read whole.
   int64_t analyze_sample_bytes = int64_t{8} << 20;
+  // Database::Query (and Transaction::Query) keeps this many SELECT texts
+  // parsed, bound and planned, least recently used first out: running a
+  // text again, with other parameter values, costs what a prepared
+  // statement's run does. 0: parse and plan every call.
+  size_t statement_cache_entries = 64;
 };
 
 // Values bound to a statement's parameters. `?` and `?NNN` are positional and
@@ -209,7 +214,8 @@ class Database {
   virtual Result<ExecResult> Execute(std::string_view sql,
                                      const Params& params) = 0;
   virtual Result<std::unique_ptr<Statement>> Prepare(std::string_view sql) = 0;
-  // Shorthand for Prepare(sql) then Query(params).
+  // Prepare(sql) then Query(params); a SELECT text run lately is found
+  // already prepared (Options::statement_cache_entries).
   virtual Result<std::unique_ptr<Cursor>> Query(std::string_view sql,
                                                 const Params& params = {}) = 0;
   // The plan of a SELECT, UPDATE or DELETE, one node per line.
