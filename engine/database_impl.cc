@@ -20,7 +20,10 @@ class PreparedStatement : public levelql::Statement {
 
   Result<std::unique_ptr<Cursor>> Query(const Params& params) override {
     int64_t affected = 0;
-    return db_->Run(session_, stmt_, params, &affected, &bound_);
+    std::shared_ptr<const BoundQuery> bound = Bound();
+    auto cursor = db_->Run(session_, stmt_, params, &affected, &bound);
+    KeepBound(std::move(bound));
+    return cursor;
   }
   Result<ExecResult> Execute(const Params& params) override {
     int64_t affected = 0;
@@ -33,7 +36,10 @@ class PreparedStatement : public levelql::Statement {
   }
   Result<std::unique_ptr<Cursor>> Resume(const std::string& token,
                                          const Params& params) override {
-    return db_->Resume(session_, stmt_, token, params, &bound_);
+    std::shared_ptr<const BoundQuery> bound = Bound();
+    auto cursor = db_->Resume(session_, stmt_, token, params, &bound);
+    KeepBound(std::move(bound));
+    return cursor;
   }
   int parameter_count() const override {
     Result<ParamSlots> slots = db_->Slots(*stmt_);
@@ -45,9 +51,22 @@ class PreparedStatement : public levelql::Statement {
   }
 
  private:
+  // Threads may share a statement: each run reads and replaces the kept
+  // binding under the mutex, never while another thread does.
+  std::shared_ptr<const BoundQuery> Bound() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return bound_;
+  }
+  void KeepBound(std::shared_ptr<const BoundQuery> bound) {
+    if (!bound) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    bound_ = std::move(bound);
+  }
+
   DatabaseImpl* db_;
   std::shared_ptr<Session> session_;  // the statement runs in it
   std::shared_ptr<const parser::Statement> stmt_;
+  mutable std::mutex mu_;
   std::shared_ptr<const BoundQuery> bound_;  // of a SELECT, once run
 };
 
