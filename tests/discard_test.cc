@@ -24,162 +24,149 @@ using testing::Exec;
 using testing::QueryText;
 using testing::TempDir;
 
-// The bytes the store's files give the keys under keyspace `id`.
-int64_t BytesOf(const std::string& dir, int64_t id) {
-  auto store = OpenLevelDbStore(dir, Options());
-  EXPECT_TRUE(store.ok()) << store.status().ToString();
-  if (!store.ok()) return -1;
-  const std::string prefix = rows::IdPrefix(id);
-  return (*store)->ApproximateBytes(prefix, keys::PrefixSuccessor(prefix));
-}
-
-// The keyspace ids of `table` and of its index `index`.
-void IdsOf(const std::string& dir, const std::string& table,
-           const std::string& index, int64_t* table_id, int64_t* index_id) {
-  auto store = OpenLevelDbStore(dir, Options());
-  ASSERT_TRUE(store.ok());
-  auto catalog = LoadCatalog(store->get(), false);
-  ASSERT_TRUE(catalog.ok());
-  const TableSchema* t = catalog->FindTable(table);
-  ASSERT_NE(t, nullptr);
-  *table_id = t->id;
-  for (const auto& i : t->indexes) {
-    if (i->name == index) *index_id = i->id;
-  }
-}
-
-// 30,000 rows in t, whose index t_a the test drops; reopened, so they are in
-// the store's files.
-void Fill(const std::string& dir) {
-  auto db = Database::Open(dir);
-  ASSERT_TRUE(db.ok()) << db.status().ToString();
-  Exec(**db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b TEXT)");
-  Exec(**db, "CREATE INDEX t_a ON t (a)");
-  Exec(**db, "CREATE INDEX t_b ON t (b)");
-  for (int batch = 0; batch < 30; ++batch) {
-    std::string insert = "INSERT INTO t VALUES ";
-    for (int i = 0; i < 1000; ++i) {
-      const int id = batch * 1000 + i;
-      insert += std::string(i ? ", " : "") + "(" + std::to_string(id) + ", " +
-                std::to_string(id % 7) + ", 'text " + std::to_string(id) + "')";
+// 30,000 rows in t, with indexes t_a and t_b, in a directory of their own;
+// reopened, so they are in the store's files. The tests drop, rebuild or
+// delete them, and measure what the files still hold.
+class DiscardTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = Database::Open(dir_.path());
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    Exec(**db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b TEXT)");
+    Exec(**db, "CREATE INDEX t_a ON t (a)");
+    Exec(**db, "CREATE INDEX t_b ON t (b)");
+    for (int batch = 0; batch < 30; ++batch) {
+      std::string insert = "INSERT INTO t VALUES ";
+      for (int i = 0; i < 1000; ++i) {
+        const int id = batch * 1000 + i;
+        insert += std::string(i ? ", " : "") + "(" + std::to_string(id) + ", " +
+                  std::to_string(id % 7) + ", 'text " + std::to_string(id) +
+                  "')";
+      }
+      Exec(**db, insert);
     }
-    Exec(**db, insert);
   }
-}
 
-TEST(Discard, DroppedIndexesAndTablesLeaveNoBytes) {
-  TempDir dir;
-  Fill(dir.path());
-  int64_t t = 0, t_a = 0, t_b = 0;
-  IdsOf(dir.path(), "t", "t_a", &t, &t_a);
-  IdsOf(dir.path(), "t", "t_b", &t, &t_b);
-  ASSERT_GT(BytesOf(dir.path(), t_a), 100000);
-  ASSERT_GT(BytesOf(dir.path(), t), 100000);
-  {
-    auto db = Database::Open(dir.path());
-    ASSERT_TRUE(db.ok());
-    Exec(**db, "DROP INDEX t_a");
+  // The database, opened again (each test closes it before measuring).
+  std::unique_ptr<Database> Open() {
+    auto db = Database::Open(dir_.path());
+    EXPECT_TRUE(db.ok()) << db.status().ToString();
+    return db.ok() ? std::move(db).value() : nullptr;
+  }
+
+  // The keyspace id of `index` of t ("": of t's rows).
+  int64_t IdOf(const std::string& index = "") {
+    auto store = OpenLevelDbStore(dir_.path(), Options());
+    EXPECT_TRUE(store.ok());
+    if (!store.ok()) return -1;
+    auto catalog = LoadCatalog(store->get(), false);
+    EXPECT_TRUE(catalog.ok());
+    if (!catalog.ok()) return -1;
+    const TableSchema* t = catalog->FindTable("t");
+    EXPECT_NE(t, nullptr);
+    if (t == nullptr) return -1;
+    if (index.empty()) return t->id;
+    for (const auto& i : t->indexes) {
+      if (i->name == index) return i->id;
+    }
+    ADD_FAILURE() << "no index " << index;
+    return -1;
+  }
+
+  // The bytes the store's files give [lo, hi).
+  int64_t Bytes(const std::string& lo, const std::string& hi) {
+    auto store = OpenLevelDbStore(dir_.path(), Options());
+    EXPECT_TRUE(store.ok()) << store.status().ToString();
+    if (!store.ok()) return -1;
+    return (*store)->ApproximateBytes(lo, hi);
+  }
+  // ... the keys under keyspace `id`.
+  int64_t BytesOf(int64_t id) {
+    const std::string prefix = rows::IdPrefix(id);
+    return Bytes(prefix, keys::PrefixSuccessor(prefix));
+  }
+  // ... the rows of t with ids in [lo, hi).
+  int64_t RowBytes(int64_t lo, int64_t hi) {
+    const int64_t t = IdOf();
+    auto key = [&](int64_t id) {
+      std::string k = rows::IdPrefix(t);
+      keys::EncodeValue(Value::Int(id), keys::Direction::kAsc, &k);
+      return k;
+    };
+    return Bytes(key(lo), key(hi));
+  }
+
+ private:
+  TempDir dir_;
+};
+
+TEST_F(DiscardTest, DroppedIndexesAndTablesLeaveNoBytes) {
+  const int64_t t = IdOf(), t_a = IdOf("t_a"), t_b = IdOf("t_b");
+  ASSERT_GT(BytesOf(t_a), 100000);
+  ASSERT_GT(BytesOf(t), 100000);
+  if (auto db = Open()) {
+    Exec(*db, "DROP INDEX t_a");
     // The index before the dropped one still answers, and MAX is right.
-    EXPECT_EQ(QueryText(**db, "SELECT max(b) FROM t"), "(text 9999)");
+    EXPECT_EQ(QueryText(*db, "SELECT max(b) FROM t"), "(text 9999)");
   }
-  EXPECT_EQ(BytesOf(dir.path(), t_a), 0);
-  EXPECT_GT(BytesOf(dir.path(), t_b), 100000);
-  {
-    auto db = Database::Open(dir.path());
-    ASSERT_TRUE(db.ok());
-    Exec(**db, "DROP TABLE t");
-  }
-  EXPECT_EQ(BytesOf(dir.path(), t), 0);
-  EXPECT_EQ(BytesOf(dir.path(), t_b), 0);
+  EXPECT_EQ(BytesOf(t_a), 0);
+  EXPECT_GT(BytesOf(t_b), 100000);
+  if (auto db = Open()) Exec(*db, "DROP TABLE t");
+  EXPECT_EQ(BytesOf(t), 0);
+  EXPECT_EQ(BytesOf(t_b), 0);
 }
 
-TEST(Discard, AFailedUniqueIndexLeavesNoBytes) {
-  TempDir dir;
-  Fill(dir.path());
-  int64_t t = 0, t_b = 0;
-  IdsOf(dir.path(), "t", "t_b", &t, &t_b);
-  {
-    auto db = Database::Open(dir.path());
-    ASSERT_TRUE(db.ok());
+TEST_F(DiscardTest, AFailedUniqueIndexLeavesNoBytes) {
+  const int64_t t_b = IdOf("t_b");
+  if (auto db = Open()) {
     // b is unique but for the last row: the backfill writes the entries of
     // the rows before it (in three batches), then fails.
-    Exec(**db, "INSERT INTO t VALUES (30000, 0, 'text 5')");
-    Status s = (*db)->Execute("CREATE UNIQUE INDEX t_dup ON t (b)");
+    Exec(*db, "INSERT INTO t VALUES (30000, 0, 'text 5')");
+    Status s = db->Execute("CREATE UNIQUE INDEX t_dup ON t (b)");
     EXPECT_EQ(s.code(), Status::Code::kConstraintError) << s.ToString();
   }
   // t_dup had the next id (t_b's was the last).
-  EXPECT_EQ(BytesOf(dir.path(), t_b + 1), 0);
-  EXPECT_GT(BytesOf(dir.path(), t_b), 100000);
+  EXPECT_EQ(BytesOf(t_b + 1), 0);
+  EXPECT_GT(BytesOf(t_b), 100000);
 }
 
-TEST(Discard, ReindexLeavesNoBytesInTheOldRanges) {
-  TempDir dir;
-  Fill(dir.path());
-  int64_t t = 0, t_a = 0;
-  IdsOf(dir.path(), "t", "t_a", &t, &t_a);
-  {
-    auto db = Database::Open(dir.path());
-    ASSERT_TRUE(db.ok());
-    Exec(**db, "REINDEX t_a");
-    EXPECT_EQ(QueryText(**db, "SELECT count(*) FROM t WHERE a = 3"), "(4286)");
+TEST_F(DiscardTest, ReindexLeavesNoBytesInTheOldRanges) {
+  const int64_t t_a = IdOf("t_a");
+  if (auto db = Open()) {
+    Exec(*db, "REINDEX t_a");
+    EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t WHERE a = 3"), "(4286)");
   }
-  int64_t t2 = 0, t_a2 = 0;
-  IdsOf(dir.path(), "t", "t_a", &t2, &t_a2);
+  const int64_t t_a2 = IdOf("t_a");
   ASSERT_NE(t_a2, t_a);  // rebuilt under a new id
-  EXPECT_EQ(BytesOf(dir.path(), t_a), 0);
-  EXPECT_GT(BytesOf(dir.path(), t_a2), 100000);
+  EXPECT_EQ(BytesOf(t_a), 0);
+  EXPECT_GT(BytesOf(t_a2), 100000);
 }
 
-// The bytes the store's files give the rows of t with ids in [lo, hi).
-int64_t RowBytes(const std::string& dir, int64_t t, int64_t lo, int64_t hi) {
-  auto store = OpenLevelDbStore(dir, Options());
-  EXPECT_TRUE(store.ok());
-  if (!store.ok()) return -1;
-  auto key = [&](int64_t id) {
-    std::string k = rows::IdPrefix(t);
-    keys::EncodeValue(Value::Int(id), keys::Direction::kAsc, &k);
-    return k;
-  };
-  return (*store)->ApproximateBytes(key(lo), key(hi));
-}
-
-TEST(Discard, DeletingTheOldestRowsCompactsThem) {
-  TempDir dir;
-  Fill(dir.path());
-  int64_t t = 0, t_a = 0;
-  IdsOf(dir.path(), "t", "t_a", &t, &t_a);
-  ASSERT_GT(RowBytes(dir.path(), t, 0, 20000), 100000);
-  {
-    auto db = Database::Open(dir.path());
-    ASSERT_TRUE(db.ok());
-    Exec(**db, "DELETE FROM t WHERE id < 20000");
-    EXPECT_EQ(QueryText(**db, "SELECT min(id), count(*) FROM t"),
+TEST_F(DiscardTest, DeletingTheOldestRowsCompactsThem) {
+  ASSERT_GT(RowBytes(0, 20000), 100000);
+  if (auto db = Open()) {
+    Exec(*db, "DELETE FROM t WHERE id < 20000");
+    EXPECT_EQ(QueryText(*db, "SELECT min(id), count(*) FROM t"),
               "(20000, 10000)");
   }
-  EXPECT_EQ(RowBytes(dir.path(), t, 0, 20000), 0);
-  EXPECT_GT(RowBytes(dir.path(), t, 20000, 30000), 100000);
+  EXPECT_EQ(RowBytes(0, 20000), 0);
+  EXPECT_GT(RowBytes(20000, 30000), 100000);
 }
 
-TEST(Discard, ATransactionsDeletionsAreCompactedAfterItsCommit) {
-  TempDir dir;
-  Fill(dir.path());
-  int64_t t = 0, t_a = 0;
-  IdsOf(dir.path(), "t", "t_a", &t, &t_a);
-  {
-    auto db = Database::Open(dir.path());
-    ASSERT_TRUE(db.ok());
-    Exec(**db, "BEGIN");
-    Exec(**db, "DELETE FROM t WHERE id >= 5000 AND id < 12000");
-    Exec(**db, "DELETE FROM t WHERE id >= 12000 AND id < 18000");
-    Exec(**db, "COMMIT");
+TEST_F(DiscardTest, ATransactionsDeletionsAreCompactedAfterItsCommit) {
+  if (auto db = Open()) {
+    Exec(*db, "BEGIN");
+    Exec(*db, "DELETE FROM t WHERE id >= 5000 AND id < 12000");
+    Exec(*db, "DELETE FROM t WHERE id >= 12000 AND id < 18000");
+    Exec(*db, "COMMIT");
   }
-  EXPECT_EQ(RowBytes(dir.path(), t, 5000, 18000), 0);
-  EXPECT_GT(RowBytes(dir.path(), t, 0, 5000), 50000);
+  EXPECT_EQ(RowBytes(5000, 18000), 0);
+  EXPECT_GT(RowBytes(0, 5000), 50000);
 }
 
 // Deletions spread thinly over a large range are left to the store; a dense
 // run of them is compacted.
-TEST(Discard, TheTrackerCompactsDenseDeletionsOnly) {
+TEST(DeletionTrackerTest, CompactsDenseDeletionsOnly) {
   TempDir dir;
   auto key = [](int64_t i) {
     std::string k = rows::IdPrefix(7);
