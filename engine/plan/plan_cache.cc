@@ -16,9 +16,11 @@
 namespace levelql {
 namespace {
 
-// Each node of the template's WHERE clause with its counterpart in the new
-// one. Filled in one walk, then sorted once for lookups: a handful of nodes,
-// so a sorted vector beats a hash table's allocation per node.
+// Expressions paired with others: each node of the template's WHERE clause
+// with its counterpart in the new one (Match), or a point term with the
+// statement's value expression (PointScansOf). Filled, then sorted once for
+// lookups: a handful of nodes, so a sorted vector beats a hash table's
+// allocation per node.
 class ExprMap {
  public:
   ExprMap() { pairs_.reserve(32); }
@@ -167,11 +169,8 @@ class PointScanFinder {
   // may read (the WHERE clause's, a join's copies of them), with the
   // statement's expression its constant was computed from. `read`: every
   // node of the expressions the plan reads terms from.
-  PointScanFinder(
-      std::vector<std::pair<const BoundExpr*, const BoundExpr*>> values,
-      std::vector<const BoundExpr*> read)
-      : values_(std::move(values)), read_(std::move(read)) {
-    std::sort(values_.begin(), values_.end(), ByFirst());
+  PointScanFinder(const ExprMap& values, std::vector<const BoundExpr*> read)
+      : values_(values), read_(std::move(read)) {
     std::sort(read_.begin(), read_.end(), std::less<const BoundExpr*>());
   }
 
@@ -198,19 +197,6 @@ class PointScanFinder {
   }
 
  private:
-  struct ByFirst {
-    bool operator()(const std::pair<const BoundExpr*, const BoundExpr*>& a,
-                    const std::pair<const BoundExpr*, const BoundExpr*>& b) {
-      return std::less<const BoundExpr*>()(a.first, b.first);
-    }
-  };
-
-  const BoundExpr* ValueOf(const BoundExpr* term) const {
-    auto it = std::lower_bound(values_.begin(), values_.end(),
-                               std::make_pair(term, nullptr), ByFirst());
-    return it != values_.end() && it->first == term ? it->second : nullptr;
-  }
-
   // The recipe of `path`, proven by rebuilding the path's key from the
   // template's own values.
   bool Scan(const TableSchema& table, const AccessPath& path,
@@ -233,7 +219,7 @@ class PointScanFinder {
                    t->args[0]->index == column.column;
           });
       if (term == path.consumed.end()) return false;
-      const BoundExpr* value = ValueOf(*term);
+      const BoundExpr* value = values_.Find(*term);
       if (value == nullptr) return false;
       const BoundExpr& folded = *(*term)->args[1];
       const Type type = folded.value.type();
@@ -243,13 +229,13 @@ class PointScanFinder {
           !AppendPointKey(table, column, folded.value, folded.affinity, &key)) {
         return false;
       }
-      scan->columns.push_back({column, value, type, value->affinity});
+      scan->columns.push_back({column, value, type});
     }
     const KeySpan& span = path.spans[0];
     return span.lo == key && span.hi == keys::PrefixSuccessor(key);
   }
 
-  std::vector<std::pair<const BoundExpr*, const BoundExpr*>> values_;
+  const ExprMap& values_;               // sealed
   std::vector<const BoundExpr*> read_;  // sorted
 };
 
@@ -269,7 +255,7 @@ std::optional<std::vector<PointScan>> PointScansOf(
   Conjuncts(select.where.get(), &bound);
   Conjuncts(planned.where.get(), &terms);
   if (bound.size() != terms.size()) return std::nullopt;
-  std::vector<std::pair<const BoundExpr*, const BoundExpr*>> values;
+  ExprMap values;  // each value term (and a join's copies) -> its value
   std::vector<const BoundExpr*> value_of(terms.size(), nullptr);
   std::vector<int> columns;  // those set to values
   using BK = BoundExpr::Kind;
@@ -297,7 +283,7 @@ std::optional<std::vector<PointScan>> PointScansOf(
       return std::nullopt;
     }
     columns.push_back(column->index);
-    values.emplace_back(terms[i], value);
+    values.Add(terms[i], value);
     value_of[i] = value;
   }
   std::vector<const BoundExpr*> read;
@@ -324,11 +310,12 @@ std::optional<std::vector<PointScan>> PointScansOf(
           !(copy.args[1]->value == from.args[1]->value)) {
         return std::nullopt;
       }
-      values.emplace_back(copies[j], value);
+      values.Add(copies[j], value);
     }
   }
+  values.Seal();
   std::vector<PointScan> scans;
-  PointScanFinder finder(std::move(values), std::move(read));
+  PointScanFinder finder(values, std::move(read));
   if (!finder.Walk(*planned.plan, *select.table, &scans)) return std::nullopt;
   return scans;
 }
@@ -347,8 +334,8 @@ bool SetPointKeys(const PlanNode& then, PlanNode* node,
     for (const PointScan::Column& c : scan.columns) {
       Result<Value> v = Evaluate(*c.value, eval);
       if (!v.ok() || v->type() != c.type ||
-          !AppendPointKey(*scan.table, c.key, std::move(v).value(), c.affinity,
-                          &span.lo)) {
+          !AppendPointKey(*scan.table, c.key, std::move(v).value(),
+                          c.value->affinity, &span.lo)) {
         return false;
       }
     }

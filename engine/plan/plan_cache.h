@@ -47,7 +47,6 @@ struct PointScan {
     KeyColumn key;
     const BoundExpr* value = nullptr;  // in the statement's WHERE clause
     Type type = Type::kNull;  // of the template's value (another: planned anew)
-    Affinity affinity = Affinity::kNone;
   };
   const TableSchema* table = nullptr;  // the scan's (a join: one of them)
   std::string prefix;
