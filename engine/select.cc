@@ -37,6 +37,24 @@ Result<PlannedSelect> PlanPrepared(const BoundQuery& query,
   return std::move(*copy);
 }
 
+// Starts again the operators of a kept run (BoundQuery::TakeRun) for the
+// run's parameter values, when they are the plan the query would reuse now
+// (its kept template, for the same rules and LIMIT/OFFSET) and its point
+// keys take the values; false otherwise (the caller ends them).
+bool RestartKept(SelectRun* run, const RuleSet& rules) {
+  Result<Limits> limits = EvaluateLimits(*run->bound, run->ctx);
+  if (!limits.ok()) return false;  // planning again reports it
+  std::shared_ptr<const PlanTemplate> kept = run->query->plan();
+  if (!kept || run->exec.spares != kept.get() || !(kept->rules == rules) ||
+      kept->limit != limits->limit || kept->offset != limits->offset ||
+      !SetKeptPointKeys(*kept, run->exec.plan.get(), run->params)) {
+    return false;
+  }
+  run->exec.root->Rewind();
+  CountKeptRunRestarted();
+  return true;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Cursor>> DatabaseImpl::Resume(
@@ -86,7 +104,6 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
     std::shared_ptr<const parser::Statement> stmt, const Params& params,
     const ResumePoint* resume, int64_t backward_rows,
     std::shared_ptr<const BoundQuery> query, bool reuse_plan) {
-  auto run = std::make_unique<SelectRun>();
   StatementView view = ViewFor(session.get());
   if (resume && resume->txn_id != 0 && resume->txn_id != view.txn_id) {
     return Status::InvalidArgument(
@@ -94,10 +111,17 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
         "resumed inside that same transaction (it may point at rows only "
         "that transaction could see); restart the query");
   }
+  LQ_ASSIGN_OR_RETURN(query, BindQuery(*stmt, std::move(query), view.catalog));
+  const RuleSet rule_set = rules();
+  reuse_plan = reuse_plan && resume == nullptr && backward_rows == 0 &&
+               rule_set.on(Rule::kPlanCache);
+  // A run of the same query that ended, with its operators, when one is
+  // kept; else a new one.
+  std::unique_ptr<SelectRun> run = reuse_plan ? query->TakeRun() : nullptr;
+  if (!run) run = std::make_unique<SelectRun>();
   run->session = session;
   run->txn_id = view.txn_id;
-  LQ_ASSIGN_OR_RETURN(run->query,
-                      BindQuery(*stmt, std::move(query), view.catalog));
+  run->query = std::move(query);
   run->catalog = run->query->catalog;
   run->bound = &run->query->select;
   run->stmt = std::move(stmt);
@@ -115,8 +139,8 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
     }
   }
   run->ctx = NewContext(&run->params, &view);
-  if (view.txn_id == 0)
-    run->snapshot_id = store_->SnapshotId(run->ctx.snapshot.get());
+  run->snapshot_id =
+      view.txn_id == 0 ? store_->SnapshotId(run->ctx.snapshot.get()) : 0;
   if (resume) {
     if (resume->fingerprint != run->fingerprint) {
       return Status::InvalidArgument(
@@ -133,19 +157,24 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
       run->ctx.resume = &run->start;
     }
   }
-  PlannedSelect planned;
-  if (reuse_plan && resume == nullptr && backward_rows == 0 &&
-      rules().on(Rule::kPlanCache)) {
-    LQ_ASSIGN_OR_RETURN(planned, PlanPrepared(*run->query, run->ctx, rules()));
-  } else {
-    LQ_ASSIGN_OR_RETURN(
-        planned, PlanSelectRun(*run->bound, run->ctx, rules(), backward_rows));
+  if (run->exec.root && !RestartKept(run.get(), rule_set)) {
+    run->exec = SelectExecution();
   }
-  if (run->ctx.resume) {
-    LQ_RETURN_IF_ERROR(CheckTokenFitsPlan(*resume, planned.token_mode,
-                                          planned.order_signature));
+  if (!run->exec.root) {
+    PlannedSelect planned;
+    if (reuse_plan) {
+      LQ_ASSIGN_OR_RETURN(planned,
+                          PlanPrepared(*run->query, run->ctx, rule_set));
+    } else {
+      LQ_ASSIGN_OR_RETURN(planned, PlanSelectRun(*run->bound, run->ctx,
+                                                 rule_set, backward_rows));
+    }
+    if (run->ctx.resume) {
+      LQ_RETURN_IF_ERROR(CheckTokenFitsPlan(*resume, planned.token_mode,
+                                            planned.order_signature));
+    }
+    run->exec = StartSelect(std::move(planned), *run->bound, &run->ctx);
   }
-  run->exec = StartSelect(std::move(planned), *run->bound, &run->ctx);
   if (!resume) run->start = run->Point(ResumePoint::Kind::kStart, 0);
   return run;
 }

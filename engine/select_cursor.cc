@@ -41,6 +41,61 @@ bool SelectRun::PositionOf(const Row& full, int64_t emitted,
 SelectCursor::SelectCursor(DatabaseImpl* db, std::unique_ptr<SelectRun> run)
     : db_(db), run_(std::move(run)) {}
 
+SelectCursor::~SelectCursor() {
+  if (!run_ || !run_->query) return;
+  std::shared_ptr<const BoundQuery> query = run_->query;  // outlives KeepRun
+  query->KeepRun(std::move(run_));
+}
+
+namespace {
+std::atomic<uint64_t> kept_runs_restarted{0};
+}  // namespace
+
+uint64_t KeptRunsRestarted() {
+  return kept_runs_restarted.load(std::memory_order_relaxed);
+}
+void CountKeptRunRestarted() {
+  kept_runs_restarted.fetch_add(1, std::memory_order_relaxed);
+}
+
+BoundQuery::~BoundQuery() = default;
+
+std::unique_ptr<SelectRun> BoundQuery::TakeRun() const {
+  std::lock_guard<std::mutex> lock(plan_mu_);
+  if (runs_.empty()) return nullptr;
+  std::unique_ptr<SelectRun> run = std::move(runs_.back());
+  runs_.pop_back();
+  return run;
+}
+
+void BoundQuery::KeepRun(std::unique_ptr<SelectRun> run) const {
+  if (!run->Park()) return;  // ends here
+  std::lock_guard<std::mutex> lock(plan_mu_);
+  if (runs_.size() < kMaxRuns) runs_.push_back(std::move(run));
+}
+
+bool SelectRun::Park() {
+  if (!exec.point_keys || !exec.root || !exec.root->Park()) return false;
+  // The operators point at ctx (and, through the plan, at the query's
+  // expressions, which the query keeping the run holds): what goes is
+  // what this run read at and through.
+  ctx.snapshot.reset();
+  ctx.view_store.reset();
+  ctx.salted_store.reset();
+  ctx.store = ctx.physical_store = nullptr;
+  ctx.stats = nullptr;
+  ctx.resume = nullptr;
+  // The values (blobs, say) are not held while the run waits.
+  api_params.positional.clear();
+  api_params.named.clear();
+  params.clear();
+  session.reset();
+  catalog.reset();
+  stmt.reset();
+  query.reset();  // the query keeps the run: no cycle
+  return true;
+}
+
 bool SelectCursor::Next() {
   // The last row and its position stay when the end is reached, so a token
   // taken then still names the last row (rows added later come after it).

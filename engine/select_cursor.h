@@ -25,12 +25,17 @@
 namespace levelql {
 
 class DatabaseImpl;
+struct SelectRun;
 
 // A SELECT bound against one catalog, reused by later runs of the same
 // prepared statement while the catalog is the same (binding is a fifth of a
 // short query's work). Immutable once made but for the plan its runs reuse
-// (plan_cache.h), which is set under a lock; shared by runs and cursors.
+// (plan_cache.h) and the ended runs it keeps, both set under a lock;
+// shared by runs and cursors.
 struct BoundQuery {
+  BoundQuery() = default;
+  ~BoundQuery();
+
   std::shared_ptr<const CatalogState> catalog;
   BoundSelect select;
   ParamSlots slots;
@@ -45,9 +50,20 @@ struct BoundQuery {
     plan_ = std::move(plan);
   }
 
+  // A run of this query that ended parked (SelectRun::Park), to start the
+  // next run in, or null. Building a short query's operators and tearing
+  // them down again costs as much as its read.
+  std::unique_ptr<SelectRun> TakeRun() const;
+  // Keeps an ended run of this query when it parks and fewer than a few
+  // are kept (one per run at once); else ends it.
+  void KeepRun(std::unique_ptr<SelectRun> run) const;
+
  private:
+  static constexpr size_t kMaxRuns = 2;
   mutable std::mutex plan_mu_;
   mutable std::shared_ptr<const PlanTemplate> plan_;
+  // Last: the kept runs point into the members above.
+  mutable std::vector<std::unique_ptr<SelectRun>> runs_;
 };
 
 // One run of a SELECT. `exec` is declared last so its operators, which
@@ -67,6 +83,14 @@ struct SelectRun {
   ExecContext ctx;
   SelectExecution exec;
 
+  // Lets go of what ties the ended run to the store (snapshot, iterators)
+  // and to its statement and session, keeping its operators, plan and
+  // buffers for another run of the same query (BoundQuery::KeepRun). Only
+  // a plan whose runs differ in point keys alone (SelectExecution::
+  // point_keys) whose every operator can start again parks; false (nothing
+  // let go) otherwise.
+  bool Park();
+
   // A token for a position of this run's query.
   ResumePoint Point(ResumePoint::Kind kind, int64_t emitted) const;
   // The position of the row `root` last returned (whose values, sort keys
@@ -78,6 +102,7 @@ struct SelectRun {
 class SelectCursor : public Cursor {
  public:
   SelectCursor(DatabaseImpl* db, std::unique_ptr<SelectRun> run);
+  ~SelectCursor() override;  // hands the run to its query to keep
 
   bool Next() override;
   const Row& row() const override { return row_; }
@@ -105,6 +130,11 @@ class SelectCursor : public Cursor {
   ResumePoint::Kind position_kind_ = ResumePoint::Kind::kStart;
   std::string position_;
 };
+
+// Runs started in a kept run's operators (BoundQuery::TakeRun) in this
+// process, for tests.
+uint64_t KeptRunsRestarted();
+void CountKeptRunRestarted();
 
 // A cursor over rows computed up front (EXPLAIN, PRAGMA, DML results).
 class ValuesCursor : public Cursor {

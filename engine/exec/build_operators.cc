@@ -120,6 +120,8 @@ class Counted : public RowSource {
     ++stats_->seeks;
     return true;
   }
+  bool Park() override { return input_->Park(); }
+  void Rewind() override { input_->Rewind(); }
 
  private:
   std::unique_ptr<RowSource> input_;

@@ -113,6 +113,7 @@ SelectExecution& SelectExecution::operator=(SelectExecution&& other) noexcept {
   hidden = std::move(other.hidden);
   keep = std::move(other.keep);
   width = other.width;
+  point_keys = other.point_keys;
   root = std::move(other.root);
   return *this;
 }
@@ -136,6 +137,7 @@ SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
   exec.hidden = std::move(planned.hidden);
   exec.keep = std::move(planned.keep);
   exec.spares = planned.spares;
+  exec.point_keys = planned.point_keys;
   exec.root = BuildOperators(exec.plan.get(), ctx, select.table);
   exec.width = select.outputs.size();
   return exec;

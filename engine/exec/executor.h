@@ -38,6 +38,7 @@ struct SelectExecution {
   std::vector<BoundExprPtr> hidden;  // sort keys the planner added
   std::shared_ptr<const void> keep;  // what else the plan points into
   size_t width = 0;                  // visible output columns
+  bool point_keys = false;           // PlannedSelect::point_keys
   std::unique_ptr<RowSource> root;   // rows are [outputs..., sort keys...]
 
  private:

@@ -92,6 +92,20 @@ class MergeJoin : public RowSource {
   Status status() const override {
     return left_->status().ok() ? right_->status() : left_->status();
   }
+  // A seek target holds the right scan's key prefix of the run it was made
+  // in: a join that seeks is built anew each run.
+  bool Park() override {
+    group_.clear();  // not held while the run waits
+    return !seek_target_ && left_->Park() && right_->Park();
+  }
+  void Rewind() override {
+    left_->Rewind();
+    right_->Rewind();
+    has_right_ = right_done_ = left_done_ = matching_ = false;
+    group_.clear();
+    group_key_ = Value();
+    next_match_ = 0;
+  }
 
  private:
   int Compare(const Value& a, const Value& b) const {

@@ -113,6 +113,11 @@ class Filter : public RowSource {
   bool SeekEntry(std::string_view target) override {
     return input_->SeekEntry(target);
   }
+  bool Park() override { return input_->Park(); }
+  void Rewind() override {
+    input_->Rewind();
+    status_ = Status::OK();
+  }
 
  private:
   ExecContext* ctx_;
@@ -170,6 +175,11 @@ class Project : public RowSource {
   }
   bool Position(ResumePoint::Kind* kind, std::string* key) const override {
     return input_->Position(kind, key);
+  }
+  bool Park() override { return input_->Park(); }
+  void Rewind() override {
+    input_->Rewind();
+    status_ = Status::OK();
   }
 
  private:
@@ -251,7 +261,17 @@ class Distinct : public RowSource {
 class Limit : public RowSource {
  public:
   Limit(std::unique_ptr<RowSource> input, int64_t offset, int64_t limit)
-      : input_(std::move(input)), offset_(offset), limit_(limit) {}
+      : input_(std::move(input)),
+        start_offset_(offset),
+        start_limit_(limit),
+        offset_(offset),
+        limit_(limit) {}
+  bool Park() override { return input_->Park(); }
+  void Rewind() override {
+    input_->Rewind();
+    offset_ = start_offset_;
+    limit_ = start_limit_;
+  }
   bool Next(Row* row) override {
     while (offset_ > 0) {
       if (!input_->Next(row)) return false;
@@ -269,6 +289,7 @@ class Limit : public RowSource {
 
  private:
   std::unique_ptr<RowSource> input_;
+  const int64_t start_offset_, start_limit_;
   int64_t offset_;
   int64_t limit_;
 };

@@ -111,6 +111,15 @@ class RowSource {
     (void)key;
     return false;
   }
+  // Keeping the operators for the next run of a prepared statement
+  // (SelectRun, select_cursor.h). Park() lets go of what the operator holds
+  // of the store (iterators, which pin files) and says whether it can start
+  // again; false for every operator that cannot. Rewind() then starts it
+  // again as if just built: it reads its context (a new snapshot and
+  // parameter values) and its plan node (new point keys) anew. Called only
+  // on a tree whose every operator parked.
+  virtual bool Park() { return false; }
+  virtual void Rewind() {}
 };
 
 // Every row of `table` in primary-key order (descending with `reverse`).

@@ -21,22 +21,39 @@ class SpanStream final : public RowIdStream {
  public:
   // `pk_after_span`: every entry of a span is the span's start followed by
   // the primary key (a non-unique index whose columns the spans all fix).
+  //
+  // `source`, when not null, is where `spans` came from (the plan node's
+  // path, which outlives the stream): Rewind reads the spans from it again
+  // (a reused plan's run sets new keys). Without it the stream cannot be
+  // kept for another run.
   SpanStream(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
              const IndexSchema* index, std::vector<KeySpan> spans, bool reverse,
-             NodeStats* stats, bool pk_after_span = false)
+             NodeStats* stats, bool pk_after_span = false,
+             const std::vector<KeySpan>* source = nullptr)
       : ctx_(ctx),
         table_(std::move(table)),
         index_(index),
+        source_(source),
         spans_(std::move(spans)),
         reverse_(reverse),
         stats_(stats),
         table_prefix_len_(rows::IdPrefix(table_->id).size()),
         pk_after_span_(pk_after_span) {
-    it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
-    SetBounds();
-    if (reverse_) std::reverse(spans_.begin(), spans_.end());
-    span_ = 0;
-    EnterSpan();
+    Start();
+  }
+
+  bool Park() override {
+    if (source_ == nullptr) return false;
+    it_.reset();  // iterators pin the store's files
+    rank_it_.reset();
+    return true;
+  }
+  void Rewind() override {
+    spans_.assign(source_->begin(), source_->end());  // keeps the capacity
+    valid_ = pk_ready_ = false;
+    pk_status_ = status_ = Status::OK();
+    count_ = 0;
+    Start();
   }
 
   bool Valid() const override { return valid_; }
@@ -241,6 +258,14 @@ class SpanStream final : public RowIdStream {
   }
 
  private:
+  // Opens the iterator on the context's snapshot and enters the first span.
+  void Start() {
+    it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
+    SetBounds();
+    if (reverse_) std::reverse(spans_.begin(), spans_.end());
+    span_ = 0;
+    EnterSpan();
+  }
   bool Ranked() const { return index_ != nullptr && index_->ranked; }
   // A second cursor on the statement's snapshot, for the counts.
   KvIterator* RankView() {
@@ -352,6 +377,7 @@ class SpanStream final : public RowIdStream {
   ExecContext* ctx_;
   std::shared_ptr<const TableSchema> table_;
   const IndexSchema* index_;
+  const std::vector<KeySpan>* source_;
   std::vector<KeySpan> spans_;
   bool reverse_;
   NodeStats* stats_;
@@ -373,16 +399,27 @@ class SpanStream final : public RowIdStream {
 // The rows of a primary-key path that fixes every key column: each span is
 // one row key, read with a point Get (bloom filters, no iterator) instead
 // of a scan. Keys in span order (primary-key order), or reversed.
+//
+// The spans are read from the plan node's path (`source`, which outlives
+// the stream), again on each Rewind: a reused plan's run sets new keys.
 class PointStream : public RowIdStream {
  public:
   PointStream(ExecContext* ctx, const TableSchema& table,
-              std::vector<KeySpan> spans, bool reverse, NodeStats* stats)
+              const std::vector<KeySpan>* source, bool reverse,
+              NodeStats* stats)
       : ctx_(ctx),
-        spans_(std::move(spans)),
+        source_(source),
         reverse_(reverse),
         stats_(stats),
         prefix_len_(rows::IdPrefix(table.id).size()) {
+    Rewind();
+  }
+  bool Park() override { return true; }  // holds nothing of the store
+  void Rewind() override {
+    spans_.assign(source_->begin(), source_->end());  // keeps the capacity
     if (reverse_) std::reverse(spans_.begin(), spans_.end());
+    pos_ = 0;
+    status_ = Status::OK();
     Settle();
   }
   bool Valid() const override { return pos_ < spans_.size(); }
@@ -436,6 +473,7 @@ class PointStream : public RowIdStream {
   }
 
   ExecContext* ctx_;
+  const std::vector<KeySpan>* source_;
   std::vector<KeySpan> spans_;
   bool reverse_;
   NodeStats* stats_;
@@ -669,8 +707,13 @@ class SortedStream : public RowIdStream {
 class SkipStream : public RowIdStream {
  public:
   SkipStream(std::unique_ptr<RowIdStream> child, int64_t n)
-      : child_(std::move(child)) {
-    child_->SkipKeys(n);
+      : child_(std::move(child)), n_(n) {
+    child_->SkipKeys(n_);
+  }
+  bool Park() override { return child_->Park(); }
+  void Rewind() override {
+    child_->Rewind();
+    child_->SkipKeys(n_);
   }
   bool Valid() const override { return child_->Valid(); }
   std::string_view pk() const override { return child_->pk(); }
@@ -693,6 +736,7 @@ class SkipStream : public RowIdStream {
 
  private:
   std::unique_ptr<RowIdStream> child_;
+  const int64_t n_;
 };
 
 // Whether every entry in a span of `path` is the span's start followed by
@@ -710,7 +754,7 @@ std::unique_ptr<RowIdStream> NewSpanStream(
   if (path.index == nullptr &&
       path.eq_columns == static_cast<int>(table->primary_key.size()) &&
       path.used_columns == path.eq_columns) {
-    return std::make_unique<PointStream>(ctx, *table, path.spans, reverse,
+    return std::make_unique<PointStream>(ctx, *table, &path.spans, reverse,
                                          stats);
   }
   if (MergesSpans(path)) {
@@ -725,7 +769,7 @@ std::unique_ptr<RowIdStream> NewSpanStream(
   }
   return std::make_unique<SpanStream>(ctx, std::move(table), path.index,
                                       path.spans, reverse, stats,
-                                      PkAfterSpan(path));
+                                      PkAfterSpan(path), &path.spans);
 }
 
 std::unique_ptr<RowIdStream> NewUnionStream(

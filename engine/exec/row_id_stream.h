@@ -82,6 +82,9 @@ class RowIdStream {
     for (; Valid(); Next()) ++*n;
     return true;
   }
+  // As RowSource::Park and Rewind (operators.h).
+  virtual bool Park() { return false; }
+  virtual void Rewind() {}
 };
 
 // Scans the spans of `path` forward (or backward with `reverse`), in span

@@ -65,6 +65,18 @@ class Fetch : public RowSource {
         prefix_(rows::IdPrefix(table_->id)),
         batched_(ctx->store->remote() && !ids_->reads_rows()) {}
 
+  bool Park() override { return ids_->Park(); }
+  void Rewind() override {
+    ids_->Rewind();
+    batched_ = ctx_->store->remote() && !ids_->reads_rows();
+    started_ = false;
+    status_ = Status::OK();
+    ahead_.clear();
+    ahead_pos_ = 0;
+    stream_used_ = false;
+    batch_ = 1;
+  }
+
   bool Next(Row* row) override {
     while (batched_ ? FetchNextBatched(row) : FetchNext(row)) {
       if (first_entry_of_ == nullptr ||
@@ -214,7 +226,7 @@ class Fetch : public RowSource {
   std::string key_;
   std::string value_;
   Status status_;
-  const bool batched_;
+  bool batched_;
   // Batched: the rows read ahead, the next one to return, the row last
   // returned, and whether the stream's current key is already in a batch.
   std::vector<Ahead> ahead_;
@@ -295,6 +307,12 @@ class IndexOnly : public RowSource {
     }
     positioned_ = true;  // on the entry the next row comes from
     return true;
+  }
+  bool Park() override { return ids_->Park(); }
+  void Rewind() override {
+    ids_->Rewind();
+    started_ = positioned_ = false;
+    status_ = Status::OK();
   }
   bool counts_runs() const override { return index_ != nullptr; }
   bool NextRun(size_t components, Row* row, int64_t* n) override {

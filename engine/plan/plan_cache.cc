@@ -376,6 +376,7 @@ std::optional<PlannedSelect> ReuseByPoints(
     return std::nullopt;
   }
   point_reuses.fetch_add(1, std::memory_order_relaxed);
+  out.point_keys = true;
   return Reused(std::move(t), std::move(out));
 }
 
@@ -444,6 +445,19 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
     return std::nullopt;
   }
   return Reused(std::move(t), std::move(out));
+}
+
+bool SetKeptPointKeys(const PlanTemplate& t, PlanNode* plan,
+                      const std::vector<Value>& params) {
+  if (!t.planned.reusable || !t.point_scans) return false;
+  size_t next = 0;
+  const EvalContext eval{nullptr, &params, nullptr};
+  if (!SetPointKeys(*t.planned.plan, plan, *t.point_scans, &next, eval)) {
+    return false;
+  }
+  reuses.fetch_add(1, std::memory_order_relaxed);
+  point_reuses.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 uint64_t PlanReuses() { return reuses.load(std::memory_order_relaxed); }

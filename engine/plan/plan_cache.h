@@ -99,6 +99,13 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
                                        const BoundSelect& select,
                                        const std::vector<Value>& params);
 
+// Sets the point keys of `plan`, a plan ReusePlan made from `t` by its
+// PointScan recipes (PlannedSelect::point_keys) for earlier values, for
+// `params`: the plan a reuse would make for them. False (the plan then
+// half set: end it) when the recipes do not take these values.
+bool SetKeptPointKeys(const PlanTemplate& t, PlanNode* plan,
+                      const std::vector<Value>& params);
+
 // Plans ReusePlan has made in this process, and of them those made from a
 // copy an ended run gave back (tests check both happen).
 uint64_t PlanReuses();

@@ -72,6 +72,9 @@ struct PlannedSelect {
   // A reused plan: where it goes when its run ends, for the next run of
   // the template (plan_cache.h); kept alive by `keep`.
   const PlanSpares* spares = nullptr;
+  // A reused plan whose only per-run part is its scans' point keys
+  // (plan_cache.h, PointScan): its operators may be kept for the next run.
+  bool point_keys = false;
 };
 
 // The WHERE clause a SELECT's plan reads: normalized for `params`
