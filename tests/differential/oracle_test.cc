@@ -13,6 +13,7 @@
 #include <functional>
 
 #include "engine/plan/plan_cache.h"
+#include "engine/select_cursor.h"
 #include "tests/differential/generator.h"
 #include "tests/differential/oracles.h"
 #include "tests/differential/shrink.h"
@@ -439,6 +440,7 @@ TEST(Oracles, PlanReuse) {
   Stats stats;
   const uint64_t reuses_before = PlanReuses();
   const uint64_t points_before = PlanPointReuses();
+  const uint64_t kept_before = KeptRunsRestarted();
   RunRounds("reuse", kReuseSeeds, &stats, [&](uint64_t seed, int64_t end) {
     OracleRound round(seed);
     int64_t n = 20 + static_cast<int64_t>(seed % 60);
@@ -464,14 +466,18 @@ TEST(Oracles, PlanReuse) {
   });
   const uint64_t reuses = PlanReuses() - reuses_before;
   const uint64_t by_points = PlanPointReuses() - points_before;
+  const uint64_t kept = KeptRunsRestarted() - kept_before;
   Finish("reuse", stats, start,
          ", " + std::to_string(reuses) + " runs reused a plan (" +
-             std::to_string(by_points) + " by point keys)");
+             std::to_string(by_points) + " by point keys, " +
+             std::to_string(kept) + " in a kept run's operators)");
   // Teeth: most prepared runs must reuse their plan, and some (equality-
-  // only WHERE clauses) by point keys.
+  // only WHERE clauses) by point keys, some of those restarting the
+  // operators of the run before.
   if (stats.checks >= 1000) {
     EXPECT_GT(reuses, static_cast<uint64_t>(stats.checks));
     EXPECT_GT(by_points, static_cast<uint64_t>(stats.checks / 50));
+    EXPECT_GT(kept, static_cast<uint64_t>(stats.checks / 100));
   }
 }
 
