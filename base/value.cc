@@ -31,16 +31,27 @@ std::string_view TypeName(Type type) {
 Value Value::Real(double v) {
   if (std::isnan(v)) return Value();
   Value out;
-  out.type_ = Type::kReal;
   out.d_ = v;
+  out.type_ = Type::kReal;
   return out;
 }
 
 Value Value::List(std::vector<Value> elements) {
   Value out;
+  new (&out.list_)
+      ListPtr(std::make_shared<const std::vector<Value>>(std::move(elements)));
   out.type_ = Type::kList;
-  out.list_ = std::make_shared<const std::vector<Value>>(std::move(elements));
   return out;
+}
+
+const std::string& Value::EmptyBytes() {
+  static const std::string* empty = new std::string();
+  return *empty;
+}
+
+const std::vector<Value>& Value::EmptyList() {
+  static const std::vector<Value>* empty = new std::vector<Value>();
+  return *empty;
 }
 
 namespace {

@@ -19,22 +19,21 @@ class ValueSlot {
  public:
   // An INTEGER, BOOLEAN or TIMESTAMP (`type`) of `v`.
   static void SetInt(Value* slot, Type type, int64_t v) {
-    slot->type_ = type;
+    slot->Destroy();
     slot->i_ = v;
-    slot->s_.clear();
-    slot->list_.reset();
+    slot->type_ = type;
   }
-  static void SetNull(Value* slot) {
-    slot->type_ = Type::kNull;
-    slot->s_.clear();
-    slot->list_.reset();
-  }
+  static void SetNull(Value* slot) { slot->Destroy(); }
   // Makes the slot an empty TEXT or BLOB (`type`) and returns its bytes to
   // fill.
   static std::string* SetBytes(Value* slot, Type type) {
+    if (slot->holds_bytes()) {
+      slot->s_.clear();
+    } else {
+      slot->Destroy();
+      new (&slot->s_) std::string();
+    }
     slot->type_ = type;
-    slot->s_.clear();
-    slot->list_.reset();
     return &slot->s_;
   }
 };

@@ -68,7 +68,7 @@ TEST(SortTest, TinyBudgetMergesManyRunsTwoAtATimeInPasses) {
 TEST(SortTest, FanInIsCappedAt64WhateverTheBudget) {
   ExecContext ctx;
   ctx.sort_memory_bytes = 512 << 10;  // room for ~110 read buffers
-  std::vector<Row> input = Input(120000, 40, 2);
+  std::vector<Row> input = Input(150000, 40, 2);
   std::vector<Row> want = Expected(input, kByKDesc);
   EXPECT_EQ(Sorted(&ctx, std::move(input), kByKDesc), want);
   EXPECT_GT(ctx.spilled_runs, 64u);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +32,12 @@ std::string_view TypeName(Type type);  // "INTEGER", "REAL", ...
 
 class Value {
  public:
-  Value() = default;  // NULL
+  Value() noexcept : i_(0) {}  // NULL
+  Value(const Value& other) { CopyFrom(other); }
+  Value(Value&& other) noexcept { MoveFrom(std::move(other)); }
+  Value& operator=(const Value& other);
+  Value& operator=(Value&& other) noexcept;
+  ~Value() { Destroy(); }
 
   static Value Null() { return Value(); }
   static Value Int(int64_t v) { return Value(Type::kInteger, v); }
@@ -53,16 +59,21 @@ class Value {
   }
   bool is_numeric() const { return is_int_like() || type_ == Type::kReal; }
 
-  // REQUIRES: the matching type.
-  int64_t int_value() const { return i_; }
-  bool bool_value() const { return i_ != 0; }
-  double real_value() const { return d_; }
-  const std::string& text() const { return s_; }  // TEXT or BLOB bytes
-  const std::vector<Value>& list() const { return *list_; }
+  // The value of the matching type; of another type, 0, 0.0, empty bytes
+  // or an empty list.
+  int64_t int_value() const { return is_int_like() ? i_ : 0; }
+  bool bool_value() const { return int_value() != 0; }
+  double real_value() const { return type_ == Type::kReal ? d_ : 0; }
+  const std::string& text() const {  // TEXT or BLOB bytes
+    return holds_bytes() ? s_ : EmptyBytes();
+  }
+  const std::vector<Value>& list() const {
+    return type_ == Type::kList ? *list_ : EmptyList();
+  }
 
   // Numeric value as a double (INTEGER-like or REAL).
   double AsDouble() const {
-    return type_ == Type::kReal ? d_ : static_cast<double>(i_);
+    return type_ == Type::kReal ? d_ : static_cast<double>(int_value());
   }
 
   // Human-readable rendering: NULL, 42, 2.5, text unquoted, x'00ff' for
@@ -76,16 +87,88 @@ class Value {
 
  private:
   friend class ValueSlot;  // in-place writes by levelql's decoders
+  using ListPtr = std::shared_ptr<const std::vector<Value>>;
 
   Value(Type t, int64_t v) : type_(t), i_(v) {}
   Value(Type t, std::string s) : type_(t), s_(std::move(s)) {}
 
+  bool holds_bytes() const {
+    return type_ == Type::kText || type_ == Type::kBlob;
+  }
+  static const std::string& EmptyBytes();
+  static const std::vector<Value>& EmptyList();
+
+  // The member `type_` names is the live one of the union (i_ for NULL and
+  // the int-like types). Destroy leaves a NULL; CopyFrom and MoveFrom
+  // require one (they construct the member, then set the type).
+  void Destroy() noexcept {
+    if (holds_bytes()) {
+      s_.~basic_string();
+    } else if (type_ == Type::kList) {
+      list_.~ListPtr();
+    }
+    type_ = Type::kNull;
+    i_ = 0;
+  }
+  void CopyFrom(const Value& other) {
+    if (other.holds_bytes()) {
+      new (&s_) std::string(other.s_);
+    } else if (other.type_ == Type::kList) {
+      new (&list_) ListPtr(other.list_);
+    } else if (other.type_ == Type::kReal) {
+      d_ = other.d_;
+    } else {
+      i_ = other.i_;
+    }
+    type_ = other.type_;
+  }
+  void MoveFrom(Value&& other) noexcept {
+    if (other.holds_bytes()) {
+      new (&s_) std::string(std::move(other.s_));
+    } else if (other.type_ == Type::kList) {
+      new (&list_) ListPtr(std::move(other.list_));
+    } else if (other.type_ == Type::kReal) {
+      d_ = other.d_;
+    } else {
+      i_ = other.i_;
+    }
+    type_ = other.type_;
+  }
+
+  // One word of scalar or the bytes or the list: a Value is 40 bytes, and
+  // copying, moving or dropping a number touches no string.
   Type type_ = Type::kNull;
-  int64_t i_ = 0;
-  double d_ = 0;
-  std::string s_;
-  std::shared_ptr<const std::vector<Value>> list_;
+  union {
+    int64_t i_;
+    double d_;
+    std::string s_;
+    ListPtr list_;
+  };
 };
+
+inline Value& Value::operator=(const Value& other) {
+  if (this == &other) return *this;
+  if (holds_bytes() && other.holds_bytes()) {
+    s_ = other.s_;  // keeps the capacity
+    type_ = other.type_;
+    return *this;
+  }
+  Destroy();
+  CopyFrom(other);
+  return *this;
+}
+
+inline Value& Value::operator=(Value&& other) noexcept {
+  if (this == &other) return *this;
+  if (holds_bytes() && other.holds_bytes()) {
+    s_ = std::move(other.s_);
+    type_ = other.type_;
+    return *this;
+  }
+  Destroy();
+  MoveFrom(std::move(other));
+  return *this;
+}
 
 using Row = std::vector<Value>;
 
