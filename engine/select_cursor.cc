@@ -71,6 +71,8 @@ std::unique_ptr<SelectRun> BoundQuery::TakeRun() const {
 void BoundQuery::KeepRun(std::unique_ptr<SelectRun> run) const {
   if (!run->Park()) return;  // ends here
   std::lock_guard<std::mutex> lock(plan_mu_);
+  // A run of an older template (LIMIT took another value) is not restarted.
+  if (run->exec.spares != plan_.get()) return;
   if (runs_.size() < kMaxRuns) runs_.push_back(std::move(run));
 }
 

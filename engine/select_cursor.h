@@ -33,7 +33,7 @@ struct SelectRun;
 // (plan_cache.h) and the ended runs it keeps, both set under a lock;
 // shared by runs and cursors.
 struct BoundQuery {
-  BoundQuery() = default;
+  BoundQuery() { runs_.reserve(kMaxRuns); }  // KeepRun never allocates
   ~BoundQuery();
 
   std::shared_ptr<const CatalogState> catalog;
@@ -54,8 +54,9 @@ struct BoundQuery {
   // next run in, or null. Building a short query's operators and tearing
   // them down again costs as much as its read.
   std::unique_ptr<SelectRun> TakeRun() const;
-  // Keeps an ended run of this query when it parks and fewer than a few
-  // are kept (one per run at once); else ends it.
+  // Keeps an ended run of this query when it parks, its plan is the
+  // query's kept template, and fewer than a few are kept (one per run at
+  // once); else ends it.
   void KeepRun(std::unique_ptr<SelectRun> run) const;
 
  private:
@@ -83,12 +84,13 @@ struct SelectRun {
   ExecContext ctx;
   SelectExecution exec;
 
-  // Lets go of what ties the ended run to the store (snapshot, iterators)
-  // and to its statement and session, keeping its operators, plan and
-  // buffers for another run of the same query (BoundQuery::KeepRun). Only
-  // a plan whose runs differ in point keys alone (SelectExecution::
-  // point_keys) whose every operator can start again parks; false (nothing
-  // let go) otherwise.
+  // Lets go of what ties the ended run to the store (snapshot, iterators),
+  // to its statement and session, and of its parameter values and rows,
+  // keeping its operators, plan (whose scans still hold the last keys) and
+  // small buffers for another run of the same query (BoundQuery::KeepRun).
+  // Only a plan whose runs differ in point keys alone (SelectExecution::
+  // point_keys) whose every operator can start again parks; false
+  // otherwise (then end the run: it may have let go of some).
   bool Park();
 
   // A token for a position of this run's query.

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
@@ -143,6 +144,81 @@ TEST_F(KeptRunTest, ReadsAtEachRunsSnapshot) {
   EXPECT_EQ(KeptRunsRestarted() - before, 3u);
 }
 
+TEST_F(KeptRunTest, IndexScanReadsAtEachRunsSnapshot) {
+  // A kept index scan opens its iterator again on the next run's snapshot
+  // (one kept from the run before would miss the rows written since).
+  const std::string sql = "SELECT id FROM t WHERE a = ? AND b = ?";
+  auto stmt = db_->Prepare(sql);
+  ASSERT_TRUE(stmt.ok());
+  const uint64_t before = KeptRunsRestarted();
+  EXPECT_EQ(CursorText((*stmt)->Query({I(1), I(1)})), Fresh(sql, {I(1), I(1)}));
+  Exec(*db_, "INSERT INTO t VALUES (101, 1, 1, 'x'), (102, 1, 1, 'y')");
+  const std::string added = CursorText((*stmt)->Query({I(1), I(1)}));
+  EXPECT_NE(added.find("102"), std::string::npos) << added;
+  EXPECT_EQ(added, Fresh(sql, {I(1), I(1)}));
+  Exec(*db_, "DELETE FROM t WHERE a = 1 AND b = 1 AND id < 100");
+  EXPECT_EQ(CursorText((*stmt)->Query({I(1), I(1)})), Fresh(sql, {I(1), I(1)}));
+  EXPECT_EQ(KeptRunsRestarted() - before, 2u);
+}
+
+TEST_F(KeptRunTest, ReverseScansRankedOffsetsAndErrors) {
+  EXPECT_EQ(Check("SELECT id, b FROM t WHERE a = ? ORDER BY b DESC LIMIT 4",
+                  {{I(1)}, {I(2)}, {I(3)}, {I(8)}}),
+            3u);
+  // OFFSET through a ranked index's counts (SkipKeys on its second
+  // iterator, let go and opened again like the first).
+  Exec(*db_, "CREATE TABLE r (id INTEGER PRIMARY KEY, g INTEGER, v INTEGER)");
+  std::string rows = "INSERT INTO r VALUES ";
+  for (int i = 1; i <= 90; ++i) {
+    rows += (i > 1 ? ", (" : "(") + std::to_string(i) + ", " +
+            std::to_string(i % 3) + ", " + std::to_string(i * 37 % 101) + ")";
+  }
+  Exec(*db_, rows);
+  Exec(*db_, "CREATE INDEX r_gv ON r (g, v) WITH (ranked)");
+  EXPECT_EQ(Check("SELECT v FROM r WHERE g = ? ORDER BY v LIMIT 3 OFFSET 7",
+                  {{I(0)}, {I(1)}, {I(2)}, {I(1)}}),
+            3u);
+  // A run that fails (an overflow) and the runs after it.
+  EXPECT_EQ(
+      Check("SELECT id * ? FROM t WHERE id = ?", {{I(2), I(3)},
+                                                  {I(INT64_MAX), I(4)},
+                                                  {I(3), I(5)},
+                                                  {I(INT64_MAX / 2), I(6)}}),
+      3u);
+}
+
+TEST_F(KeptRunTest, CursorsDroppedPartWayAndOutlivingTheirStatement) {
+  const std::string sql = "SELECT id, b FROM t WHERE a = ? ORDER BY b";
+  auto stmt = db_->Prepare(sql);
+  ASSERT_TRUE(stmt.ok());
+  const uint64_t before = KeptRunsRestarted();
+  for (int a : {1, 2, 3}) {
+    auto cursor = (*stmt)->Query({I(a)});
+    ASSERT_TRUE(cursor.ok());
+    ASSERT_TRUE((*cursor)->Next());  // one row of several, then dropped
+  }
+  EXPECT_EQ(CursorText((*stmt)->Query({I(4)})), Fresh(sql, {I(4)}));
+  EXPECT_EQ(KeptRunsRestarted() - before, 3u);
+  // The last cursor keeps its run into a query its statement no longer
+  // holds: both go when the cursor does.
+  auto last = (*stmt)->Query({I(5)});
+  stmt->reset();
+  EXPECT_EQ(CursorText(std::move(last)), Fresh(sql, {I(5)}));
+}
+
+TEST_F(KeptRunTest, DatabaseQueryKeepsRunsOfTheTextsItKeeps) {
+  // Database::Query's statement cache plans a text's first run plainly,
+  // keeps a template from the second, and restarts from the third.
+  const std::string sql = "SELECT name FROM t WHERE id = ?";
+  const uint64_t before = KeptRunsRestarted();
+  for (int id : {10, 20, 30, 40, 50}) {
+    const std::string got = CursorText(db_->Query(sql, {I(id)}));
+    EXPECT_NE(got.find("n" + std::to_string(id * 7 % 13)), std::string::npos)
+        << got;
+  }
+  EXPECT_EQ(KeptRunsRestarted() - before, 3u);
+}
+
 TEST_F(KeptRunTest, OpenCursorsEachHaveTheirRun) {
   // A run is kept only once its cursor is gone; two cursors open at once
   // have two runs, and both are kept for the next two runs.
@@ -175,6 +251,7 @@ TEST_F(KeptRunTest, ThreadsShareAPreparedStatement) {
   ASSERT_TRUE(stmt.ok());
   std::atomic<int> wrong{0};
   std::vector<std::thread> threads;
+  const uint64_t before = KeptRunsRestarted();
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       for (int k = 0; k < 200; ++k) {
@@ -185,6 +262,7 @@ TEST_F(KeptRunTest, ThreadsShareAPreparedStatement) {
   }
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(wrong.load(), 0);
+  EXPECT_GT(KeptRunsRestarted() - before, 0u);
 }
 
 TEST_F(KeptRunTest, InsideATransaction) {

@@ -95,8 +95,14 @@ class MergeJoin : public RowSource {
   // A seek target holds the right scan's key prefix of the run it was made
   // in: a join that seeks is built anew each run.
   bool Park() override {
-    group_.clear();  // not held while the run waits
-    return !seek_target_ && left_->Park() && right_->Park();
+    if (seek_target_ || !left_->Park() || !right_->Park()) return false;
+    ParkBuffer(&left_row_);
+    ParkBuffer(&right_row_);
+    group_.clear();
+    if (group_.capacity() > 64) std::vector<Row>().swap(group_);
+    group_key_ = Value();
+    ParkBuffer(&target_);
+    return true;
   }
   void Rewind() override {
     left_->Rewind();

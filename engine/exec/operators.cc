@@ -176,7 +176,10 @@ class Project : public RowSource {
   bool Position(ResumePoint::Kind* kind, std::string* key) const override {
     return input_->Position(kind, key);
   }
-  bool Park() override { return input_->Park(); }
+  bool Park() override {
+    ParkBuffer(&in_);
+    return input_->Park();
+  }
   void Rewind() override {
     input_->Rewind();
     status_ = Status::OK();

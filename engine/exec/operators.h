@@ -113,14 +113,30 @@ class RowSource {
   }
   // Keeping the operators for the next run of a prepared statement
   // (SelectRun, select_cursor.h). Park() lets go of what the operator holds
-  // of the store (iterators, which pin files) and says whether it can start
-  // again; false for every operator that cannot. Rewind() then starts it
-  // again as if just built: it reads its context (a new snapshot and
-  // parameter values) and its plan node (new point keys) anew. Called only
-  // on a tree whose every operator parked.
+  // of the store (iterators, which pin files) and of the last run's rows
+  // (ParkBuffer), and says whether it can start again; false for every
+  // operator that cannot (it may have let go of some: the run is ended).
+  // Rewind() then starts it again as if just built: it reads its context (a new
+  // snapshot and parameter values) and its plan node (new point keys) anew.
+  // Called only on a tree whose every operator parked.
   virtual bool Park() { return false; }
   virtual void Rewind() {}
 };
+
+// What a parked operator keeps of a buffer (RowSource::Park): none of its
+// bytes or values, and its capacity only while small, so a run waiting to
+// be restarted holds no row, parameter value or large allocation.
+inline void ParkBuffer(std::string* bytes) {
+  if (bytes->capacity() > 4096) {
+    std::string().swap(*bytes);
+  } else {
+    bytes->clear();
+  }
+}
+inline void ParkBuffer(Row* row) {
+  row->clear();  // frees what the values hold
+  if (row->capacity() > 256) Row().swap(*row);
+}
 
 // Every row of `table` in primary-key order (descending with `reverse`).
 std::unique_ptr<RowSource> NewTableScan(

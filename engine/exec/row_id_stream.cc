@@ -46,6 +46,7 @@ class SpanStream final : public RowIdStream {
     if (source_ == nullptr) return false;
     it_.reset();  // iterators pin the store's files
     rank_it_.reset();
+    spans_.clear();  // the last run's keys (from its values)
     return true;
   }
   void Rewind() override {
@@ -414,7 +415,11 @@ class PointStream : public RowIdStream {
         prefix_len_(rows::IdPrefix(table.id).size()) {
     Rewind();
   }
-  bool Park() override { return true; }  // holds nothing of the store
+  bool Park() override {
+    spans_.clear();  // the last run's keys (from its values)
+    ParkBuffer(&value_);
+    return true;
+  }
   void Rewind() override {
     spans_.assign(source_->begin(), source_->end());  // keeps the capacity
     if (reverse_) std::reverse(spans_.begin(), spans_.end());

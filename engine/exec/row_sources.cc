@@ -65,7 +65,15 @@ class Fetch : public RowSource {
         prefix_(rows::IdPrefix(table_->id)),
         batched_(ctx->store->remote() && !ids_->reads_rows()) {}
 
-  bool Park() override { return ids_->Park(); }
+  bool Park() override {
+    if (!ids_->Park()) return false;
+    ParkBuffer(&key_);
+    ParkBuffer(&value_);
+    current_ = Ahead();
+    ahead_.clear();
+    if (ahead_.capacity() > 8) std::vector<Ahead>().swap(ahead_);
+    return true;
+  }
   void Rewind() override {
     ids_->Rewind();
     batched_ = ctx_->store->remote() && !ids_->reads_rows();
@@ -308,7 +316,10 @@ class IndexOnly : public RowSource {
     positioned_ = true;  // on the entry the next row comes from
     return true;
   }
-  bool Park() override { return ids_->Park(); }
+  bool Park() override {
+    ParkBuffer(&run_prefix_);
+    return ids_->Park();
+  }
   void Rewind() override {
     ids_->Rewind();
     started_ = positioned_ = false;
