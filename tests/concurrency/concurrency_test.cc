@@ -87,7 +87,10 @@ const QueryPair kPairs[] = {
      "SELECT id FROM c WHERE +g = ? AND +a BETWEEN ? AND ? ORDER BY id", 3,
      true},
     {"SELECT id, a FROM c WHERE a > ? ORDER BY a DESC, id LIMIT 20",
-     "SELECT id, a FROM c WHERE +a > ? ORDER BY a DESC, id LIMIT 20", 1, false},
+     // (+a in ORDER BY too: the index on a DESC, whose entries end with
+     // the id, would give this order.)
+     "SELECT id, a FROM c WHERE +a > ? ORDER BY +a DESC, id LIMIT 20", 1,
+     false},
     {"SELECT id FROM c WHERE g = ? OR a = ? ORDER BY id",
      "SELECT id FROM c WHERE +g = ? OR +a = ? ORDER BY id", 2, true},
     {"SELECT count(*), sum(n) FROM c WHERE g IN (1, 3, 5)",
