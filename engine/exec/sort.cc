@@ -3,13 +3,13 @@
 // A sort buffers rows until their memory reaches the budget, counted as
 // the heap they really hold (the row's Value array by capacity, string
 // buffers beyond the small-string size, lists, malloc's rounding, and the
-// buffer's own slots). A full buffer is sorted and appended to a temporary
-// file as a run. At the end, runs are merged: at most `fan_in` at a time,
-// each through a read buffer of its own, with fan_in x (read buffer + one
-// row) within the budget. While more than fan_in runs remain, consecutive
-// groups of fan_in runs are merged into longer runs in a second file
-// (a pass; the files then swap roles); the last <= fan_in runs are merged
-// straight into the output. Ties keep input order (stable): within a run
+// buffer's own slots, old and new while it grows). A full buffer is sorted and
+// appended to a temporary file as a run. At the end, runs are merged: at most
+// `fan_in` at a time, each through a read buffer of its own, with fan_in x
+// (read buffer + one row) within the budget. While more than fan_in runs
+// remain, consecutive groups of fan_in runs are merged into longer runs in a
+// second file (a pass; the files then swap roles); the last <= fan_in runs are
+// merged straight into the output. Ties keep input order (stable): within a run
 // by sequence number, across runs by run order, which every pass keeps.
 #include <fcntl.h>
 #include <unistd.h>
@@ -229,6 +229,14 @@ class Sort : public RowSource {
       if (row.capacity() > row.size()) row.shrink_to_fit();
       const size_t bytes = RowHeapBytes(row);
       max_row_bytes_ = std::max(max_row_bytes_, bytes);
+      // Growing the buffer holds its old and new slots at once (three
+      // times the old): spill first when that would pass the budget.
+      if (rows_.size() == rows_.capacity() && !rows_.empty() &&
+          heap_bytes + bytes + HeapBytes(3 * rows_.capacity() * sizeof(Item)) >=
+              budget_) {
+        if (!Spill()) return false;
+        heap_bytes = 0;
+      }
       heap_bytes += bytes;
       rows_.push_back({std::move(row), seq++});
       if (heap_bytes + HeapBytes(rows_.capacity() * sizeof(Item)) >= budget_) {
@@ -256,8 +264,7 @@ class Sort : public RowSource {
     if (!file_->ok()) return SpillError();
     runs_.push_back(file_->EndRun());
     ++ctx_->spilled_runs;
-    rows_.clear();
-    rows_.shrink_to_fit();
+    rows_.clear();  // the slots stay for the next run (counted in it)
     return true;
   }
 
