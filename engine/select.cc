@@ -10,14 +10,19 @@ namespace {
 // made for these values when it fits them (plan_cache.h), else a new one,
 // kept for later runs when it can be reused and none is kept for the same
 // rules and LIMIT/OFFSET.
+// Whether `kept` was made under `rules` and these LIMIT/OFFSET values.
+bool Fits(const PlanTemplate* kept, const RuleSet& rules,
+          const Limits& limits) {
+  return kept && kept->rules == rules && kept->limit == limits.limit &&
+         kept->offset == limits.offset;
+}
+
 Result<PlannedSelect> PlanPrepared(const BoundQuery& query,
                                    const ExecContext& ctx,
                                    const RuleSet& rules) {
   LQ_ASSIGN_OR_RETURN(Limits limits, EvaluateLimits(query.select, ctx));
   std::shared_ptr<const PlanTemplate> kept = query.plan();
-  const bool fits = kept && kept->rules == rules &&
-                    kept->limit == limits.limit &&
-                    kept->offset == limits.offset;
+  const bool fits = Fits(kept.get(), rules, limits);
   if (fits) {
     if (auto reused = ReusePlan(kept, query.select, *ctx.params)) {
       return std::move(*reused);
@@ -45,8 +50,7 @@ bool RestartKept(SelectRun* run, const RuleSet& rules) {
   Result<Limits> limits = EvaluateLimits(*run->bound, run->ctx);
   if (!limits.ok()) return false;  // planning again reports it
   std::shared_ptr<const PlanTemplate> kept = run->query->plan();
-  if (!kept || run->exec.spares != kept.get() || !(kept->rules == rules) ||
-      kept->limit != limits->limit || kept->offset != limits->offset ||
+  if (!Fits(kept.get(), rules, *limits) || run->exec.spares != kept.get() ||
       !SetKeptPointKeys(*kept, run->exec.plan.get(), run->params)) {
     return false;
   }

@@ -401,8 +401,9 @@ class SpanStream final : public RowIdStream {
 // one row key, read with a point Get (bloom filters, no iterator) instead
 // of a scan. Keys in span order (primary-key order), or reversed.
 //
-// The spans are read from the plan node's path (`source`, which outlives
-// the stream), again on each Rewind: a reused plan's run sets new keys.
+// The spans are read in place from the plan node's path (`source`, which
+// outlives the stream), so a reused plan's run that sets new keys there
+// finds them on Rewind.
 class PointStream : public RowIdStream {
  public:
   PointStream(ExecContext* ctx, const TableSchema& table,
@@ -416,18 +417,15 @@ class PointStream : public RowIdStream {
     Rewind();
   }
   bool Park() override {
-    spans_.clear();  // the last run's keys (from its values)
     ParkBuffer(&value_);
     return true;
   }
   void Rewind() override {
-    spans_.assign(source_->begin(), source_->end());  // keeps the capacity
-    if (reverse_) std::reverse(spans_.begin(), spans_.end());
     pos_ = 0;
     status_ = Status::OK();
     Settle();
   }
-  bool Valid() const override { return pos_ < spans_.size(); }
+  bool Valid() const override { return pos_ < source_->size(); }
   bool reverse() const override { return reverse_; }
   void Next() override {
     ++pos_;
@@ -437,30 +435,33 @@ class PointStream : public RowIdStream {
     while (Valid() && (reverse_ ? pk() > target : pk() < target)) Next();
   }
   std::string_view pk() const override {
-    return std::string_view(spans_[pos_].lo).substr(prefix_len_);
+    return std::string_view(Span(pos_).lo).substr(prefix_len_);
   }
   Status status() const override { return status_; }
-  std::string_view entry_key() const override { return spans_[pos_].lo; }
+  std::string_view entry_key() const override { return Span(pos_).lo; }
   std::string_view entry_value() const override { return value_; }
   bool reads_rows() const override { return true; }
   bool position_is_entry() const override { return true; }
   void SeekAfterEntry(std::string_view key) override {
     pos_ = 0;
-    while (pos_ < spans_.size() &&
-           (reverse_ ? spans_[pos_].lo >= key : spans_[pos_].lo <= key)) {
+    while (pos_ < source_->size() &&
+           (reverse_ ? Span(pos_).lo >= key : Span(pos_).lo <= key)) {
       ++pos_;
     }
     Settle();
   }
 
  private:
+  // The i-th span in reading order.
+  const KeySpan& Span(size_t i) const {
+    return (*source_)[reverse_ ? source_->size() - 1 - i : i];
+  }
   // Moves to the first span whose row exists.
   void Settle() {
-    for (; pos_ < spans_.size(); ++pos_) {
+    for (; pos_ < source_->size(); ++pos_) {
       ++ctx_->seeks;
       if (stats_) ++stats_->seeks;
-      Status s =
-          ctx_->store->Get(ctx_->snapshot.get(), spans_[pos_].lo, &value_);
+      Status s = ctx_->store->Get(ctx_->snapshot.get(), Span(pos_).lo, &value_);
       if (s.ok()) {
         ++ctx_->keys_read;
         if (stats_) {
@@ -471,7 +472,7 @@ class PointStream : public RowIdStream {
       }
       if (s.code() != Status::Code::kNotFound) {
         status_ = s;
-        pos_ = spans_.size();
+        pos_ = source_->size();
         return;
       }
     }
@@ -479,7 +480,6 @@ class PointStream : public RowIdStream {
 
   ExecContext* ctx_;
   const std::vector<KeySpan>* source_;
-  std::vector<KeySpan> spans_;
   bool reverse_;
   NodeStats* stats_;
   size_t prefix_len_;

@@ -39,8 +39,7 @@ std::optional<bool> ProvidesOrder(const TableSchema& table,
   if (path.spans.size() > 1 && path.eq_columns > 0) return std::nullopt;
   std::vector<KeyColumn> keys = KeyColumnsOf(table, path.index);
   if (path.index && !path.index->unique && !path.index->multi_valued) {
-    keys.insert(keys.end(), table.primary_key.begin(),
-                table.primary_key.end());
+    keys.insert(keys.end(), table.primary_key.begin(), table.primary_key.end());
   }
   size_t k = path.eq_columns;
   std::optional<bool> reverse;

@@ -362,20 +362,29 @@ PlannedSelect Reused(std::shared_ptr<const PlanTemplate> t, PlannedSelect out) {
   return out;
 }
 
+// Sets the point keys of `plan`, a copy of t's plan, from its recipes for
+// `params` (counted as a reuse by points); false when they do not take them.
+bool SetPointsOf(const PlanTemplate& t, PlanNode* plan,
+                 const std::vector<Value>& params) {
+  size_t next = 0;
+  const EvalContext eval{nullptr, &params, nullptr};
+  if (!SetPointKeys(*t.planned.plan, plan, *t.point_scans, &next, eval)) {
+    return false;
+  }
+  point_reuses.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
 // ReusePlan by the template's PointScan recipes.
 std::optional<PlannedSelect> ReuseByPoints(
     std::shared_ptr<const PlanTemplate> t, const std::vector<Value>& params) {
   PlannedSelect out;
   out.plan = t->TakeSpare();
   if (!out.plan) out.plan = ClonePlan(*t->planned.plan);
-  size_t next = 0;
-  const EvalContext eval{nullptr, &params, nullptr};
-  if (!SetPointKeys(*t->planned.plan, out.plan.get(), *t->point_scans, &next,
-                    eval)) {
+  if (!SetPointsOf(*t, out.plan.get(), params)) {
     t->GiveBack(std::move(out.plan));
     return std::nullopt;
   }
-  point_reuses.fetch_add(1, std::memory_order_relaxed);
   out.point_keys = true;
   return Reused(std::move(t), std::move(out));
 }
@@ -449,14 +458,10 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
 
 bool SetKeptPointKeys(const PlanTemplate& t, PlanNode* plan,
                       const std::vector<Value>& params) {
-  if (!t.planned.reusable || !t.point_scans) return false;
-  size_t next = 0;
-  const EvalContext eval{nullptr, &params, nullptr};
-  if (!SetPointKeys(*t.planned.plan, plan, *t.point_scans, &next, eval)) {
+  if (!t.planned.reusable || !t.point_scans || !SetPointsOf(t, plan, params)) {
     return false;
   }
   reuses.fetch_add(1, std::memory_order_relaxed);
-  point_reuses.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
 
