@@ -105,15 +105,25 @@ std::string RowValue(const TableSchema& table, const Row& row) {
   return out;
 }
 
-Status DecodeRow(const TableSchema& table, std::string_view key,
-                 std::string_view value, Row* row) {
-  row->assign(table.columns.size(), Value());
-  Value ignored;
-  LQ_RETURN_IF_ERROR(keys::DecodeValue(&key, keys::Direction::kAsc, &ignored));
+namespace {
+
+// DecodeRow's walk: decodes column c when wanted(c), else skips it. A
+// primary-key column stored in the value (a collated text key) is read
+// from there; its key form is only the collation key.
+template <typename Wanted>
+Status DecodeRowWith(const TableSchema& table, std::string_view key,
+                     std::string_view value, Wanted wanted, Row* row) {
+  if (row->size() != table.columns.size()) {
+    row->assign(table.columns.size(), Value());
+  }
+  LQ_RETURN_IF_ERROR(keys::SkipComponent(&key, keys::Direction::kAsc));
   for (const KeyColumn& k : table.primary_key) {
-    Value v;
-    LQ_RETURN_IF_ERROR(keys::DecodeValue(&key, k.direction, &v));
-    (*row)[k.column] = std::move(v);
+    if (wanted(k.column) && !StoredInValue(table, k.column)) {
+      LQ_RETURN_IF_ERROR(
+          keys::DecodeValue(&key, k.direction, &(*row)[k.column]));
+    } else {
+      LQ_RETURN_IF_ERROR(keys::SkipComponent(&key, k.direction));
+    }
   }
   if (!key.empty()) return Status::Corruption("trailing bytes in row key");
   if (value.empty() || value[0] != kRowFormatV1) {
@@ -121,13 +131,44 @@ Status DecodeRow(const TableSchema& table, std::string_view key,
   }
   value.remove_prefix(1);
   for (size_t i = 0; i < table.columns.size(); ++i) {
-    if (StoredInValue(table, static_cast<int>(i))) {
+    const int c = static_cast<int>(i);
+    if (!StoredInValue(table, c)) continue;
+    if (wanted(c)) {
       LQ_RETURN_IF_ERROR(
           keys::DecodeValue(&value, keys::Direction::kAsc, &(*row)[i]));
+    } else {
+      LQ_RETURN_IF_ERROR(keys::SkipComponent(&value, keys::Direction::kAsc));
     }
   }
   if (!value.empty()) return Status::Corruption("trailing bytes in row value");
   return Status::OK();
+}
+
+}  // namespace
+
+// Every column is written (from the key or the value), so a row of the
+// right width keeps its values' buffers.
+Status DecodeRow(const TableSchema& table, std::string_view key,
+                 std::string_view value, Row* row) {
+  return DecodeRowWith(
+      table, key, value, [](int) { return true; }, row);
+}
+
+Status DecodeRowColumns(const TableSchema& table, std::string_view key,
+                        std::string_view value, const std::vector<char>& wanted,
+                        Row* row) {
+  return DecodeRowWith(
+      table, key, value, [&](int c) { return wanted[c] != 0; }, row);
+}
+
+DecodeMask::DecodeMask(const TableSchema& table,
+                       const std::vector<int>& columns)
+    : wanted_(table.columns.size(), 0) {
+  for (int c : columns) wanted_[c] = 1;
+  if (std::count(wanted_.begin(), wanted_.end(), 1) ==
+      static_cast<std::ptrdiff_t>(wanted_.size())) {
+    wanted_.clear();  // all of them: the plain walk
+  }
 }
 
 void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,

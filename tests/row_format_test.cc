@@ -238,5 +238,58 @@ TEST(RowFormatTest, ParseIndexEntryRejectsBytesThatDoNotFitTheLayout) {
   EXPECT_EQ(parts.pk, pk);
 }
 
+// DecodeRowColumns (what Fetch and TableScan read rows with) decodes the
+// wanted columns, skips the others, and checks the bytes of both.
+TEST(RowFormatTest, DecodeRowColumnsDecodesOnlyTheWantedColumns) {
+  // t (id INTEGER, k INTEGER, tags TEXT[], note TEXT COLLATE nocase,
+  //    PRIMARY KEY (note DESC, id)): `note` is keyed by its collation key,
+  //    so its text comes from the value.
+  TableSchema t = Table();
+  t.primary_key = {{3, Direction::kDesc, Named("nocase")},
+                   {0, Direction::kAsc, nullptr}};
+  const Row row =
+      MakeRow(7, Value::Int(-3), {Value::Text("x"), Value::Text("y")},
+              Value::Text("Crème Brûlée"));
+  const std::string key = rows::RowKey(t, row);
+  const std::string value = rows::RowValue(t, row);
+  const Value stale = Value::Text("stale");
+
+  Row full;
+  ASSERT_TRUE(rows::DecodeRow(t, key, value, &full).ok());
+  EXPECT_EQ(full, row);
+
+  for (int mask = 0; mask < 16; ++mask) {
+    std::vector<int> columns;
+    for (int c = 0; c < 4; ++c) {
+      if (mask & (1 << c)) columns.push_back(c);
+    }
+    const rows::DecodeMask decode(t, columns);
+    Row out(4, stale);  // the width of a row: unwanted columns stay
+    ASSERT_TRUE(decode.Decode(t, key, value, &out).ok()) << mask;
+    Row narrow;  // another width: unwanted columns are NULL
+    ASSERT_TRUE(decode.Decode(t, key, value, &narrow).ok()) << mask;
+    ASSERT_EQ(narrow.size(), 4u);
+    for (int c = 0; c < 4; ++c) {
+      const bool wanted = mask & (1 << c);
+      EXPECT_EQ(out[c], wanted ? row[c] : stale) << mask << " column " << c;
+      EXPECT_EQ(narrow[c], wanted ? row[c] : Value()) << mask << " " << c;
+    }
+  }
+
+  // A skipped column's bytes are still walked: damage in them, or after
+  // them, is an error whichever columns are read.
+  const rows::DecodeMask only_id(t, {0});
+  Row out;
+  EXPECT_EQ(
+      only_id.Decode(t, key, value.substr(0, value.size() - 1), &out).code(),
+      Status::Code::kCorruption);
+  EXPECT_EQ(only_id.Decode(t, key, value + "\x05", &out).code(),
+            Status::Code::kCorruption);
+  EXPECT_EQ(only_id.Decode(t, key + "\x05", value, &out).code(),
+            Status::Code::kCorruption);
+  EXPECT_EQ(only_id.Decode(t, key, "\x7f" + value.substr(1), &out).code(),
+            Status::Code::kCorruption);
+}
+
 }  // namespace
 }  // namespace levelql

@@ -128,6 +128,12 @@ class Counted : public RowSource {
   NodeStats* stats_;
 };
 
+// The columns a kFetch or kTableScan node decodes.
+rows::DecodeMask DecodeMaskOf(const PlanNode& node, const TableSchema& table) {
+  if (!node.decode_some) return {};
+  return rows::DecodeMask(table, node.decode_columns);
+}
+
 // Moves the root key stream of a resumed query past the token's position.
 std::unique_ptr<RowIdStream> Resumed(std::unique_ptr<RowIdStream> ids,
                                      const ResumePoint* r) {
@@ -213,14 +219,15 @@ std::unique_ptr<RowSource> BuildOperators(
       out = NewValues({Row{}});
       break;
     case Kind::kTableScan:
-      out = NewTableScan(ctx, t, node->reverse);
+      out = NewTableScan(ctx, t, node->reverse, DecodeMaskOf(*node, *t));
       break;
     case Kind::kFetch:
       return NewFetch(
           ctx, t,
           Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
           &node->stats,
-          node->first_entry_only ? &node->children[0]->path : nullptr);
+          node->first_entry_only ? &node->children[0]->path : nullptr,
+          DecodeMaskOf(*node, *t));
     case Kind::kIndexOnly:
       return NewIndexOnly(
           t, node->index,

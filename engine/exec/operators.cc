@@ -11,8 +11,11 @@ namespace {
 class TableScan : public RowSource {
  public:
   TableScan(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
-            bool reverse)
-      : ctx_(ctx), table_(std::move(table)), reverse_(reverse) {
+            bool reverse, rows::DecodeMask decode)
+      : ctx_(ctx),
+        table_(std::move(table)),
+        reverse_(reverse),
+        decode_(std::move(decode)) {
     prefix_ = rows::IdPrefix(table_->id);
     it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
     it_->SetBounds(prefix_, keys::PrefixSuccessor(prefix_));
@@ -51,7 +54,7 @@ class TableScan : public RowSource {
       return false;
     }
     ++ctx_->keys_read;
-    status_ = rows::DecodeRow(*table_, key, it_->value(), row);
+    status_ = decode_.Decode(*table_, key, it_->value(), row);
     return status_.ok();
   }
   Status status() const override { return status_; }
@@ -81,6 +84,7 @@ class TableScan : public RowSource {
   ExecContext* ctx_;
   std::shared_ptr<const TableSchema> table_;
   bool reverse_;
+  rows::DecodeMask decode_;
   std::string prefix_;
   std::unique_ptr<KvIterator> it_;
   Status status_;
@@ -344,8 +348,10 @@ int CompareRows(const Row& a, const Row& b, const std::vector<SortKey>& keys) {
 }
 
 std::unique_ptr<RowSource> NewTableScan(
-    ExecContext* ctx, std::shared_ptr<const TableSchema> table, bool reverse) {
-  return std::make_unique<TableScan>(ctx, std::move(table), reverse);
+    ExecContext* ctx, std::shared_ptr<const TableSchema> table, bool reverse,
+    rows::DecodeMask decode) {
+  return std::make_unique<TableScan>(ctx, std::move(table), reverse,
+                                     std::move(decode));
 }
 std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,
                                      std::unique_ptr<RowSource> input,

@@ -21,6 +21,7 @@
 #include "engine/plan/sort_key.h"
 #include "engine/storage/kv_store.h"
 #include "engine/storage/salted_store.h"
+#include "indexes/row_format.h"
 #include "indexes/schema.h"
 
 namespace levelql {
@@ -138,10 +139,11 @@ inline void ParkBuffer(Row* row) {
   if (row->capacity() > 256) Row().swap(*row);
 }
 
-// Every row of `table` in primary-key order (descending with `reverse`).
+// Every row of `table` in primary-key order (descending with `reverse`),
+// with the columns `decode` names decoded.
 std::unique_ptr<RowSource> NewTableScan(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table,
-    bool reverse = false);
+    bool reverse = false, rows::DecodeMask decode = {});
 // Rows of `input` for which `predicate` is TRUE. The predicate must outlive
 // the operator.
 std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,

@@ -56,12 +56,13 @@ class Fetch : public RowSource {
  public:
   Fetch(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
         std::unique_ptr<RowIdStream> ids, NodeStats* stats,
-        const AccessPath* first_entry_of)
+        const AccessPath* first_entry_of, rows::DecodeMask decode)
       : ctx_(ctx),
         table_(std::move(table)),
         ids_(std::move(ids)),
         stats_(stats),
         first_entry_of_(first_entry_of),
+        decode_(std::move(decode)),
         prefix_(rows::IdPrefix(table_->id)),
         batched_(ctx->store->remote() && !ids_->reads_rows()) {}
 
@@ -151,7 +152,7 @@ class Fetch : public RowSource {
               : current_.status;
       return false;
     }
-    status_ = rows::DecodeRow(*table_, current_.key, current_.value, row);
+    status_ = decode_.Decode(*table_, current_.key, current_.value, row);
     return status_.ok();
   }
 
@@ -197,7 +198,7 @@ class Fetch : public RowSource {
     if (!status_.ok() || !ids_->Valid()) return false;
     if (ids_->reads_rows()) {
       status_ =
-          rows::DecodeRow(*table_, ids_->entry_key(), ids_->entry_value(), row);
+          decode_.Decode(*table_, ids_->entry_key(), ids_->entry_value(), row);
     } else {
       // A point read: LevelDB's Get stops at the first level that has the
       // key and skips files by their bloom filters, where an iterator's
@@ -219,7 +220,7 @@ class Fetch : public RowSource {
                 : s;
         return false;
       }
-      status_ = rows::DecodeRow(*table_, key_, value_, row);
+      status_ = decode_.Decode(*table_, key_, value_, row);
     }
     return status_.ok();
   }
@@ -230,6 +231,7 @@ class Fetch : public RowSource {
   std::unique_ptr<RowIdStream> ids_;
   NodeStats* stats_;
   const AccessPath* first_entry_of_;
+  rows::DecodeMask decode_;
   std::string prefix_;
   std::string key_;
   std::string value_;
@@ -415,9 +417,10 @@ std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
                                     std::shared_ptr<const TableSchema> table,
                                     std::unique_ptr<RowIdStream> ids,
                                     NodeStats* stats,
-                                    const AccessPath* first_entry_of) {
+                                    const AccessPath* first_entry_of,
+                                    rows::DecodeMask decode) {
   return std::make_unique<Fetch>(ctx, std::move(table), std::move(ids), stats,
-                                 first_entry_of);
+                                 first_entry_of, std::move(decode));
 }
 
 std::unique_ptr<RowSource> NewIndexOnly(

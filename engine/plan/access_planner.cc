@@ -608,9 +608,17 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
   }
   const bool need_filter = where && !c.exact;
   if (c.keys) NameScans(table, c.keys.get(), false);
+  // What rows are decoded into: the columns the query and the filter
+  // read, except where the Fetch needs a whole row to tell its first entry.
+  auto decode_read = [&](PlanNode* n) {
+    if (!request.needed || c.repeats) return;
+    n->decode_some = true;
+    n->decode_columns.assign(read.begin(), read.end());
+  };
   if (!c.keys) {
     out.rows = Node(Kind::kTableScan, "", planner.n());
     NameScans(table, out.rows.get(), false);
+    decode_read(out.rows.get());
   } else {
     std::unique_ptr<PlanNode> keys = std::move(c.keys);
     // OFFSET is counted on keys when they are the rows, in their final
@@ -652,6 +660,7 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
                       table.name + (c.repeats ? " (first entry per row)" : ""),
                       std::move(keys));
       out.rows->first_entry_only = c.repeats;
+      decode_read(out.rows.get());
     }
   }
   if (need_filter) {
