@@ -29,16 +29,19 @@ std::unique_ptr<PlanNode> Wrap(Kind kind, std::string detail,
 }
 
 // Whether reading `path` forward (false) or backward (true) yields rows in
-// `order`; nullopt when neither does. The entries of a non-unique index
-// end with the primary key (KEY_FORMAT.md): rows of equal indexed values
-// come in primary-key order, so `WHERE a = ? ORDER BY b, id` over an index
-// on (a, b) needs no sort.
+// `order`; nullopt when neither does. The entries of an index come in the
+// order of its columns, then the primary key (KEY_FORMAT.md): a non-unique
+// index's entries end with it, and a UNIQUE index's entries of equal
+// indexed values are those with a NULL among them, which keep it in the key
+// too (the others are alone with their values). So `WHERE a = ? ORDER BY
+// b, id` over an index on (a, b) needs no sort. Not for a multi-valued
+// index, which meets a row once per element.
 std::optional<bool> ProvidesOrder(const TableSchema& table,
                                   const AccessPath& path,
                                   const std::vector<OrderColumn>& order) {
   if (path.spans.size() > 1 && path.eq_columns > 0) return std::nullopt;
   std::vector<KeyColumn> keys = KeyColumnsOf(table, path.index);
-  if (path.index && !path.index->unique && !path.index->multi_valued) {
+  if (path.index && !path.index->multi_valued) {
     keys.insert(keys.end(), table.primary_key.begin(), table.primary_key.end());
   }
   size_t k = path.eq_columns;
