@@ -98,8 +98,7 @@ class MergeJoin : public RowSource {
     if (seek_target_ || !left_->Park() || !right_->Park()) return false;
     ParkBuffer(&left_row_);
     ParkBuffer(&right_row_);
-    group_.clear();
-    if (group_.capacity() > 64) std::vector<Row>().swap(group_);
+    ParkBuffer(&group_);
     group_key_ = Value();
     ParkBuffer(&target_);
     return true;

@@ -267,26 +267,21 @@ class Distinct : public RowSource {
 
 class Limit : public RowSource {
  public:
+  // `limit` -1: no limit.
   Limit(std::unique_ptr<RowSource> input, int64_t offset, int64_t limit)
-      : input_(std::move(input)),
-        start_offset_(offset),
-        start_limit_(limit),
-        offset_(offset),
-        limit_(limit) {}
+      : input_(std::move(input)), offset_(offset), limit_(limit) {}
   bool Park() override { return input_->Park(); }
   void Rewind() override {
     input_->Rewind();
-    offset_ = start_offset_;
-    limit_ = start_limit_;
+    skipped_ = returned_ = 0;
   }
   bool Next(Row* row) override {
-    while (offset_ > 0) {
+    for (; skipped_ < offset_; ++skipped_) {
       if (!input_->Next(row)) return false;
-      --offset_;
     }
-    if (limit_ == 0) return false;
+    if (limit_ >= 0 && returned_ >= limit_) return false;
     if (!input_->Next(row)) return false;
-    if (limit_ > 0) --limit_;
+    ++returned_;
     return true;
   }
   Status status() const override { return input_->status(); }
@@ -296,9 +291,8 @@ class Limit : public RowSource {
 
  private:
   std::unique_ptr<RowSource> input_;
-  const int64_t start_offset_, start_limit_;
-  int64_t offset_;
-  int64_t limit_;
+  const int64_t offset_, limit_;
+  int64_t skipped_ = 0, returned_ = 0;
 };
 
 class ResumeFilter : public RowSource {

@@ -125,18 +125,22 @@ class RowSource {
 };
 
 // What a parked operator keeps of a buffer (RowSource::Park): none of its
-// bytes or values, and its capacity only while small, so a run waiting to
-// be restarted holds no row, parameter value or large allocation.
+// bytes or elements, and its allocation only up to kParkedBytes, so a run
+// waiting to be restarted holds no row, parameter value or large buffer.
+inline constexpr size_t kParkedBytes = 4096;
 inline void ParkBuffer(std::string* bytes) {
-  if (bytes->capacity() > 4096) {
+  if (bytes->capacity() > kParkedBytes) {
     std::string().swap(*bytes);
   } else {
     bytes->clear();
   }
 }
-inline void ParkBuffer(Row* row) {
-  row->clear();  // frees what the values hold
-  if (row->capacity() > 256) Row().swap(*row);
+template <typename T>
+void ParkBuffer(std::vector<T>* elements) {
+  elements->clear();  // frees what the elements hold
+  if (elements->capacity() * sizeof(T) > kParkedBytes) {
+    std::vector<T>().swap(*elements);
+  }
 }
 
 // Every row of `table` in primary-key order (descending with `reverse`),

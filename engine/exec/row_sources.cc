@@ -71,8 +71,7 @@ class Fetch : public RowSource {
     ParkBuffer(&key_);
     ParkBuffer(&value_);
     current_ = Ahead();
-    ahead_.clear();
-    if (ahead_.capacity() > 8) std::vector<Ahead>().swap(ahead_);
+    ParkBuffer(&ahead_);
     return true;
   }
   void Rewind() override {
