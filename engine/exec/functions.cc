@@ -52,23 +52,33 @@ Result<Value> Substr(const Value& s, const Value& start, const Value* len) {
   const int64_t n = static_cast<int64_t>(offsets.size()) - 1;
   Value p1 = CastValue(start, Type::kInteger).value();
   int64_t from = p1.int_value();
-  int64_t count = std::numeric_limits<int64_t>::max() / 4;
+  int64_t count = 0;
   if (len) count = CastValue(*len, Type::kInteger).value().int_value();
   // SQLite: negative start counts from the end; negative length takes the
   // characters before start.
   if (from < 0) {
-    from = n + from + 1;
+    from = n + 1 + from;  // n + 1 > 0: no overflow
   } else if (from == 0) {
     if (count > 0) count -= 1;
     from = 1;
   }
+  // Sums saturate: a length of INT64_MAX takes the rest, not nothing.
+  auto add = [](int64_t a, int64_t b) {
+    int64_t sum;
+    if (!__builtin_add_overflow(a, b, &sum)) return sum;
+    return b > 0 ? std::numeric_limits<int64_t>::max()
+                 : std::numeric_limits<int64_t>::min();
+  };
   int64_t begin, end;
-  if (count >= 0) {
+  if (!len) {  // the rest
     begin = from - 1;
-    end = begin + count;
+    end = n;
+  } else if (count >= 0) {
+    begin = from - 1;
+    end = add(begin, count);
   } else {
     end = from - 1;
-    begin = end + count;
+    begin = add(end, count);
   }
   begin = std::clamp<int64_t>(begin, 0, n);
   end = std::clamp<int64_t>(end, 0, n);
@@ -243,6 +253,11 @@ Result<Value> ApplyFunction(const BoundExpr& e, std::vector<Value> args) {
           static_cast<int64_t>(CodePointOffsets(ValueToText(v)).size() - 1));
     }
     case Function::kAbs: {
+      // SQLite: an INTEGER stays one; anything else (text and blobs too,
+      // whatever their prefix) is read as a REAL.
+      if (args[0].type() == Type::kText || args[0].type() == Type::kBlob) {
+        return Value::Real(std::fabs(ToNumeric(args[0]).AsDouble()));
+      }
       Value v = ToNumeric(args[0]);
       if (v.is_null()) return Value();
       if (v.type() == Type::kReal)
@@ -257,8 +272,9 @@ Result<Value> ApplyFunction(const BoundExpr& e, std::vector<Value> args) {
       }
       return Value();
     case Function::kNullif: {
-      Value eq = CompareOp(BinaryOp::kEq, args[0], args[1], e.args[0]->affinity,
-                           e.args[1]->affinity, e.collation);
+      // SQLite compares the two values as they are: no affinity applies.
+      Value eq = CompareOp(BinaryOp::kEq, args[0], args[1], Affinity::kNone,
+                           Affinity::kNone, e.collation);
       if (!eq.is_null() && eq.int_value() == 1) return Value();
       return args[0];
     }

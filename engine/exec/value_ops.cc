@@ -301,6 +301,7 @@ std::string ValueToText(const Value& v) {
     case Type::kReal: {
       double d = v.real_value();
       if (std::isinf(d)) return d > 0 ? "Inf" : "-Inf";
+      if (d == 0) d = 0;  // -0.0 reads "0.0", as in SQLite
       char buf[40];
       std::snprintf(buf, sizeof(buf), "%.15g", d);
       std::string s(buf);
