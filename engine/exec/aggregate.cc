@@ -37,7 +37,7 @@ class Accumulator {
     switch (spec_->kind) {
       case AggregateKind::kSum:
       case AggregateKind::kAvg:
-        return AddNumber(ToNumeric(v));
+        return AddNumber(v);
       case AggregateKind::kMin:
         if (best_.is_null() || CompareValues(v, best_, spec_->collation) < 0) {
           best_ = v;
@@ -86,8 +86,13 @@ class Accumulator {
   }
 
  private:
-  Status AddNumber(const Value& n) {
-    if (n.type() == Type::kReal || real_) {
+  // As SQLite's sum(): a value that is not an INTEGER once numeric
+  // affinity applies (a REAL, text that is not wholly a number, a blob)
+  // is added as a REAL, and makes the sum one.
+  Status AddNumber(const Value& v) {
+    const Value as_number = WhollyNumeric(v);
+    const Value n = ToNumeric(as_number);
+    if (!as_number.is_int_like() || real_) {
       if (!real_) {
         real_ = true;
         rsum_ = static_cast<double>(isum_);

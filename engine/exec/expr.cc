@@ -94,8 +94,10 @@ Result<Value> EvalInValue(const BoundExpr& e, const EvalContext& ctx,
   bool saw_null = false;
   for (size_t i = 1; i < e.args.size(); ++i) {
     LQ_ASSIGN_OR_RETURN(Value item, Evaluate(*e.args[i], ctx));
+    // SQLite: x IN (y, ...) is x = +y OR ...: the items have no affinity
+    // of their own, even columns and CASTs.
     Value eq = CompareOp(BinaryOp::kEq, lhs, item, e.args[0]->affinity,
-                         e.args[i]->affinity, e.collation);
+                         Affinity::kNone, e.collation);
     if (eq.is_null()) {
       saw_null = true;
     } else if (eq.int_value() == 1) {

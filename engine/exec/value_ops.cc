@@ -199,14 +199,20 @@ Affinity AffinityOf(Type declared) {
   }
 }
 
+Value WhollyNumeric(const Value& v) {
+  if (v.type() != Type::kText) return v;
+  size_t consumed = 0;
+  Value n = ParseNumericPrefix(v.text(), &consumed);
+  if (consumed == 0) return v;
+  size_t i = consumed;
+  while (i < v.text().size() && IsSpace(v.text()[i])) ++i;
+  if (i != v.text().size()) return v;  // not entirely a number
+  return n;
+}
+
 Value ApplyAffinity(const Value& v, Affinity affinity) {
   if (affinity == Affinity::kNumeric && v.type() == Type::kText) {
-    size_t consumed = 0;
-    Value n = ParseNumericPrefix(v.text(), &consumed);
-    if (consumed == 0) return v;
-    size_t i = consumed;
-    while (i < v.text().size() && IsSpace(v.text()[i])) ++i;
-    if (i != v.text().size()) return v;  // not entirely a number
+    Value n = WhollyNumeric(v);
     if (n.type() == Type::kReal) {
       double d = n.real_value();
       if (d == std::floor(d) && std::fabs(d) < 9.2e18) {
@@ -313,6 +319,10 @@ std::string ValueToText(const Value& v) {
       }
       return s;
     }
+    case Type::kBlob:
+      // Its bytes, as SQLite reads a blob as text (which need not be
+      // UTF-8: a write of TEXT checks that).
+      return v.text();
     default:
       return v.ToString() == "NULL" ? "" : v.ToString();
   }

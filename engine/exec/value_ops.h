@@ -33,6 +33,10 @@ Affinity AffinityOf(Type declared);
 // affinity turns numeric-looking TEXT into a number; text affinity turns a
 // number into its TEXT rendering.
 Value ApplyAffinity(const Value& v, Affinity affinity);
+// TEXT that is wholly a number (spaces around it aside) as that number,
+// INTEGER or REAL as written (SQLite's sqlite3_value_numeric_type); any
+// other value as it is.
+Value WhollyNumeric(const Value& v);
 
 // Three-valued comparison for = <> < <= > >=: NULL when either side is NULL.
 // `aff_a`/`aff_b` are the operands' affinities, applied as SQLite does.
@@ -64,7 +68,8 @@ Result<Value> CastValue(const Value& v, Type type);
 // stays REAL, TEXT/BLOB parse their numeric prefix (SQLite), NULL stays NULL.
 Value ToNumeric(const Value& v);
 
-// The text SQLite would print for a value (REAL as %.15g with a ".0").
+// The text SQLite reads a value as (REAL as %.15g with a ".0", a blob as
+// its bytes).
 std::string ValueToText(const Value& v);
 
 // Coerces a value for storage in a column of `type` (is_list for T[]):

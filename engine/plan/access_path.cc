@@ -300,7 +300,8 @@ class PathBuilder {
         if (t.args[i]->kind != Kind::kConst) return std::nullopt;
         BinaryOp op = BinaryOp::kEq;
         Value v = t.args[i]->value;
-        Coerced c = CoerceForKey(column_, &op, &v, t.args[i]->affinity);
+        // An IN item has no affinity of its own (EvalIn).
+        Coerced c = CoerceForKey(column_, &op, &v, Affinity::kNone);
         if (c == Coerced::kUnusable) return std::nullopt;
         if (c == Coerced::kAlwaysFalse) continue;
         points.emplace_back(Encode(v), v);

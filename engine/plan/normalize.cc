@@ -108,7 +108,8 @@ void Orient(BoundExpr* e) {
 // `col = c1 OR col = c2 OR col IN (c3)` on one column (same collation)
 // becomes `col IN (c1, c2, c3)`, which one scan answers with several spans.
 // Exact under three-valued logic: both forms are NULL exactly when no item
-// matches and some comparison is NULL.
+// matches and some comparison is NULL. An IN item has no affinity (x IN
+// (y) is x = +y), so only constants without one (not a CAST) move in.
 BoundExprPtr OrToIn(BoundExprPtr e) {
   if (e->kind == Kind::kBinary && e->binary_op == BinaryOp::kAnd) {
     e->args[0] = OrToIn(std::move(e->args[0]));
@@ -132,7 +133,8 @@ BoundExprPtr OrToIn(BoundExprPtr e) {
   const Collation* collation = nullptr;
   for (BoundExpr* t : terms) {
     bool eq = t->kind == Kind::kBinary && t->binary_op == BinaryOp::kEq &&
-              t->args[1]->kind == Kind::kConst;
+              t->args[1]->kind == Kind::kConst &&
+              t->args[1]->affinity == Affinity::kNone;
     bool in = t->kind == Kind::kIn && !t->negated;
     if (in) {
       for (size_t i = 1; i < t->args.size(); ++i) {
