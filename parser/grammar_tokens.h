@@ -427,6 +427,11 @@ struct get_info<raw_directive<S>> {
     return what(p.subject);
   }
 };
+template <class S>
+struct get_info<plus<S>> {
+  using result_type = std::string;
+  std::string operator()(plus<S> const& p) const { return what(p.subject); }
+};
 template <class L, class R>
 struct get_info<sequence<L, R>> {
   using result_type = std::string;

@@ -352,10 +352,25 @@ TEST(ParserExpressions, CaseBothFormsNestedAndRoundTripped) {
     ASSERT_TRUE(again.ok()) << ToSql(s);
     EXPECT_TRUE(Equal(s, *again)) << ToSql(s);
   }
-  // What CASE needs, named.
-  EXPECT_FALSE(ParseStatement("SELECT CASE END FROM t").ok());
-  EXPECT_FALSE(ParseStatement("SELECT CASE WHEN 1 THEN 2 FROM t").ok());
-  EXPECT_FALSE(ParseStatement("SELECT CASE a ELSE 1 END FROM t").ok());
+  // What CASE needs, named (a list of WHENs once failed with the
+  // parser's C++ type name).
+  auto error = [](const char* sql) {
+    auto s = ParseStatement(sql);
+    return s.ok() ? std::string("ok") : s.status().ToString();
+  };
+  EXPECT_EQ(error("SELECT CASE 1 END FROM t"),
+            "SyntaxError at 1:15: expected WHEN near \"END\"\n"
+            "SELECT CASE 1 END FROM t\n              ^");
+  const std::string no_when = error("SELECT CASE a ELSE 1 END FROM t");
+  EXPECT_TRUE(
+      no_when.starts_with("SyntaxError at 1:15: expected WHEN near \"ELSE\"\n"))
+      << no_when;
+  EXPECT_NE(error("SELECT CASE END FROM t").find("expected WHEN"),
+            std::string::npos);
+  const std::string no_end = error("SELECT CASE WHEN 1 THEN 2 FROM t");
+  EXPECT_TRUE(
+      no_end.starts_with("SyntaxError at 1:27: expected END near \"FROM\"\n"))
+      << no_end;
 }
 
 TEST(ParserNames, CastTypes) {
