@@ -18,6 +18,15 @@ Value BoolValue(std::optional<bool> b) {
 }
 
 Result<Value> CallFunction(const BoundExpr& e, const EvalContext& ctx) {
+  if (e.function == Function::kCoalesce || e.function == Function::kIfnull) {
+    // Stops at the first value that is not NULL: later arguments are not
+    // evaluated (nor their errors raised), as in SQLite.
+    for (const auto& a : e.args) {
+      LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*a, ctx));
+      if (!v.is_null()) return v;
+    }
+    return Value();
+  }
   std::vector<Value> args;
   args.reserve(e.args.size());
   for (const auto& a : e.args) {

@@ -249,8 +249,11 @@ Result<Value> ApplyFunction(const BoundExpr& e, std::vector<Value> args) {
       if (v.type() == Type::kBlob) {
         return Value::Int(static_cast<int64_t>(v.text().size()));
       }
+      // SQLite counts the characters of a TEXT up to its first NUL.
+      std::string text = ValueToText(v);
+      if (v.type() == Type::kText) text = text.substr(0, text.find('\0'));
       return Value::Int(
-          static_cast<int64_t>(CodePointOffsets(ValueToText(v)).size() - 1));
+          static_cast<int64_t>(CodePointOffsets(text).size() - 1));
     }
     case Function::kAbs: {
       // SQLite: an INTEGER stays one; anything else (text and blobs too,
@@ -262,11 +265,15 @@ Result<Value> ApplyFunction(const BoundExpr& e, std::vector<Value> args) {
       if (v.is_null()) return Value();
       if (v.type() == Type::kReal)
         return Value::Real(std::fabs(v.real_value()));
-      if (v.int_value() < 0) return Negate(v);
+      if (v.int_value() == std::numeric_limits<int64_t>::min()) {
+        return Status::TypeError("integer overflow in abs(" +
+                                 std::to_string(v.int_value()) + ")");
+      }
+      if (v.int_value() < 0) return Value::Int(-v.int_value());
       return v;
     }
     case Function::kCoalesce:
-    case Function::kIfnull:
+    case Function::kIfnull:  // (CallFunction evaluates these lazily)
       for (Value& v : args) {
         if (!v.is_null()) return std::move(v);
       }
