@@ -73,8 +73,7 @@ class Accumulator {
         return real_ ? Value::Real(rsum_) : Value::Int(isum_);
       case AggregateKind::kAvg:
         if (count_ == 0) return Value();
-        return Value::Real((real_ ? rsum_ : static_cast<double>(isum_)) /
-                           static_cast<double>(count_));
+        return Value::Real(rsum_ / static_cast<double>(count_));
       case AggregateKind::kMin:
       case AggregateKind::kMax:
         return best_;
@@ -88,25 +87,21 @@ class Accumulator {
  private:
   // As SQLite's sum(): a value that is not an INTEGER once numeric
   // affinity applies (a REAL, text that is not wholly a number, a blob)
-  // is added as a REAL, and makes the sum one.
+  // makes the sum a REAL. Like SQLite, a sum of every value as a REAL is
+  // kept beside the exact integer one: a REAL SUM and every AVG are that.
   Status AddNumber(const Value& v) {
     const Value as_number = WhollyNumeric(v);
     const Value n = ToNumeric(as_number);
-    if (!as_number.is_int_like() || real_) {
-      if (!real_) {
-        real_ = true;
-        rsum_ = static_cast<double>(isum_);
-      }
-      rsum_ += n.AsDouble();
+    rsum_ += n.AsDouble();
+    if (!as_number.is_int_like()) {
+      real_ = true;
     } else if (int64_t sum;
-               __builtin_add_overflow(isum_, n.int_value(), &sum)) {
-      // (The wrapped sum is not kept: AVG continues in floating point.)
+               !real_ && __builtin_add_overflow(isum_, n.int_value(), &sum)) {
       if (spec_->kind == AggregateKind::kSum) {
         return Status::TypeError("integer overflow in SUM");
       }
-      real_ = true;
-      rsum_ = static_cast<double>(isum_) + n.AsDouble();
-    } else {
+      real_ = true;  // (AVG reads rsum_ alone)
+    } else if (!real_) {
       isum_ = sum;
     }
     return Status::OK();

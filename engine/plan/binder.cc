@@ -529,7 +529,15 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
     }
     out.order_by.push_back(std::move(order));
   }
-  // An aggregate anywhere (even only in ORDER BY) aggregates the rows.
+  // An aggregate anywhere (even only in ORDER BY) aggregates the rows. A
+  // HAVING clause needs groups to keep: without GROUP BY or an aggregate
+  // there are none (SQLite refuses it too).
+  if (out.having && out.group_by.empty() && out.aggregates.empty()) {
+    return Status::InvalidArgument(
+        Where(select.having->pos) +
+        "HAVING clause on a non-aggregate query: add GROUP BY or an "
+        "aggregate function");
+  }
   out.aggregate =
       !out.aggregates.empty() || !out.group_by.empty() || out.having;
   Scope constant;

@@ -207,6 +207,7 @@ BoundExprPtr NormalizePredicate(BoundExprPtr where, const RuleSet& rules,
 }
 
 void Conjuncts(const BoundExpr* e, std::vector<const BoundExpr*>* out) {
+  if (e == nullptr) return;  // no WHERE clause: no conjunct
   if (e->kind == Kind::kBinary && e->binary_op == BinaryOp::kAnd) {
     Conjuncts(e->args[0].get(), out);
     Conjuncts(e->args[1].get(), out);
