@@ -77,10 +77,20 @@ const Shape kShapes[] = {
      "first entry per row"},
 };
 
-class TokenShapes : public ::testing::TestWithParam<Shape> {};
+// Shapes with a LIMIT, for previous pages only (rows written between
+// pages may move others past a LIMIT, so the writes test does not apply):
+// the backward read of a page whose forward read had fewer rows left than
+// a page once kept too few (a top-k sized for the forward remainder) and
+// fell back to the first page.
+const Shape kLimitedShapes[] = {
+    {"top-k", "SELECT id FROM t WHERE a <> 9 ORDER BY b, id % 7 LIMIT 14",
+     "TopK 14"},
+    {"distinct top-k", "SELECT DISTINCT c % 9 FROM t LIMIT 7", "TopK 7"},
+    {"index scan with limit", "SELECT id FROM t WHERE c > 2 LIMIT 11",
+     "Limit 11"},
+};
 
-TEST_P(TokenShapes, PreviousPageTokensReturnThePageBefore) {
-  const Shape& shape = GetParam();
+void CheckPreviousPages(const Shape& shape) {
   auto db = Shapes();
   auto plan = db->Explain(shape.sql);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
@@ -127,6 +137,17 @@ TEST_P(TokenShapes, PreviousPageTokensReturnThePageBefore) {
   EXPECT_EQ(Read(*again, 3), pages[0]);
   EXPECT_EQ(cursors[0]->PreviousPageToken(0).status().code(),
             Status::Code::kInvalidArgument);
+}
+
+class TokenShapes : public ::testing::TestWithParam<Shape> {};
+class LimitedShapes : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(TokenShapes, PreviousPageTokensReturnThePageBefore) {
+  CheckPreviousPages(GetParam());
+}
+
+TEST_P(LimitedShapes, PreviousPageTokensReturnThePageBefore) {
+  CheckPreviousPages(GetParam());
 }
 
 std::set<std::string> Words(const std::string& s,
@@ -185,17 +206,18 @@ TEST_P(TokenShapes, RowsPresentThroughoutComeOnceDespiteWrites) {
   }
 }
 
+std::string ShapeName(const ::testing::TestParamInfo<Shape>& info) {
+  std::string name;
+  for (const char* c = info.param.name; *c; ++c) {
+    name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+  }
+  return name;
+}
+
 INSTANTIATE_TEST_SUITE_P(AllPlans, TokenShapes, ::testing::ValuesIn(kShapes),
-                         [](const ::testing::TestParamInfo<Shape>& info) {
-                           std::string name;
-                           for (const char* c = info.param.name; *c; ++c) {
-                             name +=
-                                 std::isalnum(static_cast<unsigned char>(*c))
-                                     ? *c
-                                     : '_';
-                           }
-                           return name;
-                         });
+                         ShapeName);
+INSTANTIATE_TEST_SUITE_P(WithLimit, LimitedShapes,
+                         ::testing::ValuesIn(kLimitedShapes), ShapeName);
 
 TEST(Tokens, AnEditedTokenIsRefused) {
   auto db = Shapes();

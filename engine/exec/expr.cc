@@ -248,26 +248,14 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
             std::to_string(kMaxLikePatternBytes));
       }
       if (text.type() == Type::kList) {
-        // Multi-valued: true when any element matches.
-        bool any = false, saw_null = false;
-        for (const Value& el : text.list()) {
-          if (el.is_null()) {
-            saw_null = true;
-            continue;
-          }
-          const Collation* c = e.collation;
-          if (c->Like(ValueToText(el), ValueToText(pattern), escape)) {
-            any = true;
-            break;
-          }
-        }
-        std::optional<bool> r;
-        if (any)
-          r = true;
-        else if (!saw_null)
-          r = false;
-        if (r && e.negated) r = !*r;
-        return BoolValue(r);
+        // Multi-valued: true when some element matches - for NOT LIKE,
+        // when some element does not, as for NOT IN and NOT BETWEEN.
+        const std::string p = ValueToText(pattern);
+        return AnyElement(text, [&](const Value& el) -> Result<Value> {
+          if (el.is_null()) return Value();
+          const bool m = e.collation->Like(ValueToText(el), p, escape);
+          return Value::Int(m != e.negated ? 1 : 0);
+        });
       }
       const Collation* c = e.collation;
       bool m = c->Like(ValueToText(text), ValueToText(pattern), escape);

@@ -403,6 +403,12 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
     // The same plan read backwards from the resume position; the rows the
     // query's LIMIT allows do not matter here, only the page size.
     if (root->kind == Kind::kLimit) root = std::move(root->children[0]);
+    // A top-k kept as many rows as the forward read still had to return
+    // (none once it was done); backwards it keeps one page.
+    if (root->kind == Kind::kTopK) {
+      root->top_rows = input.backward_rows;
+      root->detail = std::to_string(input.backward_rows);
+    }
     ReversePlan(root.get());
     NameScans(*select.table, root.get(), false);
     root = LimitNode(std::move(root), input.backward_rows, 0);
