@@ -6,10 +6,6 @@
 namespace levelql {
 namespace {
 
-// The plan of a run of a prepared SELECT from its start: the kept plan
-// made for these values when it fits them (plan_cache.h), else a new one,
-// kept for later runs when it can be reused and none is kept for the same
-// rules and LIMIT/OFFSET.
 // Whether `kept` was made under `rules` and these LIMIT/OFFSET values.
 bool Fits(const PlanTemplate* kept, const RuleSet& rules,
           const Limits& limits) {
@@ -17,6 +13,10 @@ bool Fits(const PlanTemplate* kept, const RuleSet& rules,
          kept->offset == limits.offset;
 }
 
+// The plan of a run of a prepared SELECT from its start: the kept plan
+// made for these values when it fits them (plan_cache.h), else a new one,
+// kept for later runs when it can be reused and none is kept for the same
+// rules and LIMIT/OFFSET.
 Result<PlannedSelect> PlanPrepared(const BoundQuery& query,
                                    const ExecContext& ctx,
                                    const RuleSet& rules) {
