@@ -157,18 +157,17 @@ Status DecodeRow(const TableSchema& table, std::string_view key,
 Status DecodeRowColumns(const TableSchema& table, std::string_view key,
                         std::string_view value, const std::vector<char>& wanted,
                         Row* row) {
+  if (wanted.empty()) return DecodeRow(table, key, value, row);
   return DecodeRowWith(
       table, key, value, [&](int c) { return wanted[c] != 0; }, row);
 }
 
-DecodeMask::DecodeMask(const TableSchema& table,
-                       const std::vector<int>& columns)
-    : wanted_(table.columns.size(), 0) {
-  for (int c : columns) wanted_[c] = 1;
-  if (std::count(wanted_.begin(), wanted_.end(), 1) ==
-      static_cast<std::ptrdiff_t>(wanted_.size())) {
-    wanted_.clear();  // all of them: the plain walk
-  }
+std::vector<char> DecodeMaskFor(const TableSchema& table,
+                                const std::set<int>& columns) {
+  if (columns.size() == table.columns.size()) return {};  // all of them
+  std::vector<char> wanted(table.columns.size(), 0);
+  for (int c : columns) wanted[c] = 1;
+  return wanted;
 }
 
 void IndexEntriesForRow(const TableSchema& table, const IndexSchema& index,

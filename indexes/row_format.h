@@ -19,6 +19,7 @@
 #define LEVELQL_INDEXES_ROW_FORMAT_H_
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,28 +64,17 @@ std::string RowValue(const TableSchema& table, const Row& row);
 Status DecodeRow(const TableSchema& table, std::string_view key,
                  std::string_view value, Row* row);
 // DecodeRow of the columns `wanted` marks (one flag per column of the
-// table). The others are skipped - their bytes' structure is checked, not
-// their values - and keep what *row held, or are NULL when *row had another
-// width: a reader that asks for columns must read no other.
+// table; empty: every column). The others are skipped - their bytes'
+// structure is checked, not their values - and keep what *row held, or are
+// NULL when *row had another width: a reader that asks for columns must
+// read no other.
 Status DecodeRowColumns(const TableSchema& table, std::string_view key,
                         std::string_view value, const std::vector<char>& wanted,
                         Row* row);
-
-// The columns a reader of a table's rows decodes: every one (the default),
-// or those it was given.
-class DecodeMask {
- public:
-  DecodeMask() = default;
-  DecodeMask(const TableSchema& table, const std::vector<int>& columns);
-  Status Decode(const TableSchema& table, std::string_view key,
-                std::string_view value, Row* row) const {
-    return wanted_.empty() ? DecodeRow(table, key, value, row)
-                           : DecodeRowColumns(table, key, value, wanted_, row);
-  }
-
- private:
-  std::vector<char> wanted_;  // empty: every column
-};
+// The `wanted` mask of DecodeRowColumns for `columns` (empty when they are
+// all of the table's).
+std::vector<char> DecodeMaskFor(const TableSchema& table,
+                                const std::set<int>& columns);
 
 // The two layouts of an index entry (KEY_FORMAT.md, "Index entries" and
 // "UNIQUE index entries").

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 
 namespace levelql {
 namespace {
@@ -259,15 +260,18 @@ TEST(RowFormatTest, DecodeRowColumnsDecodesOnlyTheWantedColumns) {
   EXPECT_EQ(full, row);
 
   for (int mask = 0; mask < 16; ++mask) {
-    std::vector<int> columns;
+    std::set<int> columns;
     for (int c = 0; c < 4; ++c) {
-      if (mask & (1 << c)) columns.push_back(c);
+      if (mask & (1 << c)) columns.insert(c);
     }
-    const rows::DecodeMask decode(t, columns);
+    const std::vector<char> wanted = rows::DecodeMaskFor(t, columns);
+    EXPECT_EQ(wanted.empty(), mask == 15) << mask;  // all: the plain walk
     Row out(4, stale);  // the width of a row: unwanted columns stay
-    ASSERT_TRUE(decode.Decode(t, key, value, &out).ok()) << mask;
+    ASSERT_TRUE(rows::DecodeRowColumns(t, key, value, wanted, &out).ok())
+        << mask;
     Row narrow;  // another width: unwanted columns are NULL
-    ASSERT_TRUE(decode.Decode(t, key, value, &narrow).ok()) << mask;
+    ASSERT_TRUE(rows::DecodeRowColumns(t, key, value, wanted, &narrow).ok())
+        << mask;
     ASSERT_EQ(narrow.size(), 4u);
     for (int c = 0; c < 4; ++c) {
       const bool wanted = mask & (1 << c);
@@ -278,17 +282,16 @@ TEST(RowFormatTest, DecodeRowColumnsDecodesOnlyTheWantedColumns) {
 
   // A skipped column's bytes are still walked: damage in them, or after
   // them, is an error whichever columns are read.
-  const rows::DecodeMask only_id(t, {0});
-  Row out;
-  EXPECT_EQ(
-      only_id.Decode(t, key, value.substr(0, value.size() - 1), &out).code(),
-      Status::Code::kCorruption);
-  EXPECT_EQ(only_id.Decode(t, key, value + "\x05", &out).code(),
+  const std::vector<char> only_id = rows::DecodeMaskFor(t, {0});
+  auto decode = [&](const std::string& k, const std::string& v) {
+    Row out;
+    return rows::DecodeRowColumns(t, k, v, only_id, &out).code();
+  };
+  EXPECT_EQ(decode(key, value.substr(0, value.size() - 1)),
             Status::Code::kCorruption);
-  EXPECT_EQ(only_id.Decode(t, key + "\x05", value, &out).code(),
-            Status::Code::kCorruption);
-  EXPECT_EQ(only_id.Decode(t, key, "\x7f" + value.substr(1), &out).code(),
-            Status::Code::kCorruption);
+  EXPECT_EQ(decode(key, value + "\x05"), Status::Code::kCorruption);
+  EXPECT_EQ(decode(key + "\x05", value), Status::Code::kCorruption);
+  EXPECT_EQ(decode(key, "\x7f" + value.substr(1)), Status::Code::kCorruption);
 }
 
 }  // namespace

@@ -128,10 +128,9 @@ class Counted : public RowSource {
   NodeStats* stats_;
 };
 
-// The columns a kFetch or kTableScan node decodes.
-rows::DecodeMask DecodeMaskOf(const PlanNode& node, const TableSchema& table) {
-  if (!node.decode_some) return {};
-  return rows::DecodeMask(table, node.decode_columns);
+// The decode mask of a kFetch or kTableScan node (null: every column).
+const std::vector<char>* DecodeMaskOf(const PlanNode& node) {
+  return node.decode_mask.empty() ? nullptr : &node.decode_mask;
 }
 
 // Moves the root key stream of a resumed query past the token's position.
@@ -219,7 +218,7 @@ std::unique_ptr<RowSource> BuildOperators(
       out = NewValues({Row{}});
       break;
     case Kind::kTableScan:
-      out = NewTableScan(ctx, t, node->reverse, DecodeMaskOf(*node, *t));
+      out = NewTableScan(ctx, t, node->reverse, DecodeMaskOf(*node));
       break;
     case Kind::kFetch:
       return NewFetch(
@@ -227,7 +226,7 @@ std::unique_ptr<RowSource> BuildOperators(
           Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
           &node->stats,
           node->first_entry_only ? &node->children[0]->path : nullptr,
-          DecodeMaskOf(*node, *t));
+          DecodeMaskOf(*node));
     case Kind::kIndexOnly:
       return NewIndexOnly(
           t, node->index,

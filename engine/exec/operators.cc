@@ -11,11 +11,11 @@ namespace {
 class TableScan : public RowSource {
  public:
   TableScan(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
-            bool reverse, rows::DecodeMask decode)
+            bool reverse, const std::vector<char>* decode)
       : ctx_(ctx),
         table_(std::move(table)),
         reverse_(reverse),
-        decode_(std::move(decode)) {
+        decode_(decode) {
     prefix_ = rows::IdPrefix(table_->id);
     it_ = ctx_->store->NewIterator(ctx_->snapshot.get());
     it_->SetBounds(prefix_, keys::PrefixSuccessor(prefix_));
@@ -54,7 +54,9 @@ class TableScan : public RowSource {
       return false;
     }
     ++ctx_->keys_read;
-    status_ = decode_.Decode(*table_, key, it_->value(), row);
+    status_ = decode_ ? rows::DecodeRowColumns(*table_, key, it_->value(),
+                                               *decode_, row)
+                      : rows::DecodeRow(*table_, key, it_->value(), row);
     return status_.ok();
   }
   Status status() const override { return status_; }
@@ -84,7 +86,7 @@ class TableScan : public RowSource {
   ExecContext* ctx_;
   std::shared_ptr<const TableSchema> table_;
   bool reverse_;
-  rows::DecodeMask decode_;
+  const std::vector<char>* decode_;  // null: every column
   std::string prefix_;
   std::unique_ptr<KvIterator> it_;
   Status status_;
@@ -343,9 +345,8 @@ int CompareRows(const Row& a, const Row& b, const std::vector<SortKey>& keys) {
 
 std::unique_ptr<RowSource> NewTableScan(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table, bool reverse,
-    rows::DecodeMask decode) {
-  return std::make_unique<TableScan>(ctx, std::move(table), reverse,
-                                     std::move(decode));
+    const std::vector<char>* decode) {
+  return std::make_unique<TableScan>(ctx, std::move(table), reverse, decode);
 }
 std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,
                                      std::unique_ptr<RowSource> input,

@@ -21,7 +21,6 @@
 #include "engine/plan/sort_key.h"
 #include "engine/storage/kv_store.h"
 #include "engine/storage/salted_store.h"
-#include "indexes/row_format.h"
 #include "indexes/schema.h"
 
 namespace levelql {
@@ -144,10 +143,11 @@ void ParkBuffer(std::vector<T>* elements) {
 }
 
 // Every row of `table` in primary-key order (descending with `reverse`),
-// with the columns `decode` names decoded.
+// with the columns `decode` marks decoded (rows::DecodeRowColumns; null:
+// every column). The mask must outlive the operator.
 std::unique_ptr<RowSource> NewTableScan(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table,
-    bool reverse = false, rows::DecodeMask decode = {});
+    bool reverse = false, const std::vector<char>* decode = nullptr);
 // Rows of `input` for which `predicate` is TRUE. The predicate must outlive
 // the operator.
 std::unique_ptr<RowSource> NewFilter(ExecContext* ctx,

@@ -56,13 +56,13 @@ class Fetch : public RowSource {
  public:
   Fetch(ExecContext* ctx, std::shared_ptr<const TableSchema> table,
         std::unique_ptr<RowIdStream> ids, NodeStats* stats,
-        const AccessPath* first_entry_of, rows::DecodeMask decode)
+        const AccessPath* first_entry_of, const std::vector<char>* decode)
       : ctx_(ctx),
         table_(std::move(table)),
         ids_(std::move(ids)),
         stats_(stats),
         first_entry_of_(first_entry_of),
-        decode_(std::move(decode)),
+        decode_(decode),
         prefix_(rows::IdPrefix(table_->id)),
         batched_(ctx->store->remote() && !ids_->reads_rows()) {}
 
@@ -132,6 +132,13 @@ class Fetch : public RowSource {
   // further batch twice the last, up to one etcd transaction's worth.
   static constexpr size_t kMaxBatch = 128;
 
+  // The row at key, value, with the columns decode_ marks.
+  Status DecodeRow(std::string_view key, std::string_view value,
+                   Row* row) const {
+    return decode_ ? rows::DecodeRowColumns(*table_, key, value, *decode_, row)
+                   : rows::DecodeRow(*table_, key, value, row);
+  }
+
   std::string_view EntryKey() const {
     return batched_ ? std::string_view(current_.entry_key) : ids_->entry_key();
   }
@@ -151,7 +158,7 @@ class Fetch : public RowSource {
               : current_.status;
       return false;
     }
-    status_ = decode_.Decode(*table_, current_.key, current_.value, row);
+    status_ = DecodeRow(current_.key, current_.value, row);
     return status_.ok();
   }
 
@@ -196,8 +203,7 @@ class Fetch : public RowSource {
     started_ = true;
     if (!status_.ok() || !ids_->Valid()) return false;
     if (ids_->reads_rows()) {
-      status_ =
-          decode_.Decode(*table_, ids_->entry_key(), ids_->entry_value(), row);
+      status_ = DecodeRow(ids_->entry_key(), ids_->entry_value(), row);
     } else {
       // A point read: LevelDB's Get stops at the first level that has the
       // key and skips files by their bloom filters, where an iterator's
@@ -219,7 +225,7 @@ class Fetch : public RowSource {
                 : s;
         return false;
       }
-      status_ = decode_.Decode(*table_, key_, value_, row);
+      status_ = DecodeRow(key_, value_, row);
     }
     return status_.ok();
   }
@@ -230,7 +236,7 @@ class Fetch : public RowSource {
   std::unique_ptr<RowIdStream> ids_;
   NodeStats* stats_;
   const AccessPath* first_entry_of_;
-  rows::DecodeMask decode_;
+  const std::vector<char>* decode_;  // null: every column
   std::string prefix_;
   std::string key_;
   std::string value_;
@@ -417,9 +423,9 @@ std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
                                     std::unique_ptr<RowIdStream> ids,
                                     NodeStats* stats,
                                     const AccessPath* first_entry_of,
-                                    rows::DecodeMask decode) {
+                                    const std::vector<char>* decode) {
   return std::make_unique<Fetch>(ctx, std::move(table), std::move(ids), stats,
-                                 first_entry_of, std::move(decode));
+                                 first_entry_of, decode);
 }
 
 std::unique_ptr<RowSource> NewIndexOnly(

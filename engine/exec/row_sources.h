@@ -18,13 +18,13 @@ namespace levelql {
 // row more than once: a multi-valued index), a row is returned only at its
 // first entry inside the path's spans, so each row comes out once; the rule
 // is stateless, so continuation tokens keep the entry as their position.
-// Only the columns `decode` names are decoded.
+// Only the columns `decode` marks are decoded (as NewTableScan).
 std::unique_ptr<RowSource> NewFetch(ExecContext* ctx,
                                     std::shared_ptr<const TableSchema> table,
                                     std::unique_ptr<RowIdStream> ids,
                                     NodeStats* stats,
                                     const AccessPath* first_entry_of = nullptr,
-                                    rows::DecodeMask decode = {});
+                                    const std::vector<char>* decode = nullptr);
 
 // Builds rows from index entries alone: the index key columns (whose key
 // form decodes to the value, or whose original text the entry keeps),

@@ -635,9 +635,9 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
   // What rows are decoded into: the columns the query and the filter
   // read, except where the Fetch needs a whole row to tell its first entry.
   auto decode_read = [&](PlanNode* n) {
-    if (!request.needed || c.repeats) return;
-    n->decode_some = true;
-    n->decode_columns.assign(read.begin(), read.end());
+    if (request.needed && !c.repeats) {
+      n->decode_mask = rows::DecodeMaskFor(table, read);
+    }
   };
   if (!c.keys) {
     out.rows = Node(Kind::kTableScan, "", planner.n());

@@ -89,10 +89,10 @@ struct PlanNode {
   // query reads from them (none: COUNT(*)).
   const IndexSchema* index = nullptr;
   std::vector<int> read_columns;
-  // kFetch, kTableScan: when set, the only columns anything above reads
-  // from the rows (by number): the others are not decoded.
-  bool decode_some = false;
-  std::vector<int> decode_columns;
+  // kFetch, kTableScan: one flag per table column, set for the columns
+  // anything above reads from the rows (the others are not decoded);
+  // empty: every column (rows::DecodeRowColumns).
+  std::vector<char> decode_mask;
   // kSkip
   int64_t skip_rows = 0;
   // kTopK
