@@ -71,24 +71,19 @@ std::optional<bool> ProvidesOrder(const TableSchema& table,
   return reverse.value_or(false);
 }
 
-// Whether a point of `path`'s equality prefix holds a NULL: on a UNIQUE
-// index such a point may match any number of rows (NULLs are never
-// duplicates).
-bool PointHoldsNull(const TableSchema& table, const AccessPath& path) {
-  const std::vector<KeyColumn>& keys = KeyColumnsOf(table, path.index);
-  const size_t prefix = rows::IdPrefix(KeyspaceId(table, path.index)).size();
+// Whether each point of a full-equality `path` over a UNIQUE index is one
+// row: its entry keeps the primary key in the value (EntryLayoutOf), which
+// it does when it holds no NULL - NULLs are never duplicates, so `u IS
+// NULL` may match any number of rows.
+bool UniquePoints(const AccessPath& path) {
   for (const KeySpan& span : path.spans) {
-    if (span.lo.size() < prefix) return true;  // not a point: assume so
-    std::string_view rest = std::string_view(span.lo).substr(prefix);
-    for (int i = 0; i < path.eq_columns; ++i) {
-      bool is_null = false;
-      if (!keys::SkipComponent(&rest, keys[i].direction, &is_null).ok() ||
-          is_null) {
-        return true;
-      }
+    rows::EntryLayout layout;
+    if (!rows::EntryLayoutOf(*path.index, span.lo, &layout).ok() ||
+        layout != rows::EntryLayout::kPkInValue) {
+      return false;
     }
   }
-  return false;
+  return true;
 }
 
 // One way to produce the keys (or rows) that may match.
@@ -125,9 +120,8 @@ class Planner {
   double Rows(const AccessPath& p) const {
     if (p.empty) return 0;
     const auto& keys = KeyColumnsOf(*table_, p.index);
-    const bool unique =
-        p.index == nullptr || (p.index->unique && !PointHoldsNull(*table_, p));
-    if (unique && p.eq_columns == static_cast<int>(keys.size())) {
+    if (p.eq_columns == static_cast<int>(keys.size()) &&
+        (p.index == nullptr || (p.index->unique && UniquePoints(p)))) {
       return static_cast<double>(p.prefix_points);
     }
     if (double h = FromHistogram(p); h >= 0) return h;
