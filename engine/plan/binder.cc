@@ -538,8 +538,7 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
         "HAVING clause on a non-aggregate query: add GROUP BY or an "
         "aggregate function");
   }
-  out.aggregate =
-      !out.aggregates.empty() || !out.group_by.empty() || out.having;
+  out.aggregate = !out.aggregates.empty() || !out.group_by.empty();
   Scope constant;
   constant.context = "in LIMIT";
   if (select.limit) {
