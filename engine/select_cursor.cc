@@ -144,24 +144,28 @@ Result<std::string> SelectCursor::PreviousPageToken(int64_t rows) {
     return Status::InvalidArgument("a page has at least one row, got " +
                                    std::to_string(rows));
   }
-  // The previous page is the `rows` rows up to and including the row this
-  // cursor started after; its token is the position of the row before
-  // them, found by reading the plan backwards from the start position.
+  // The previous page is the `rows` rows that precede this cursor's first
+  // row: those at or before the position this cursor started after (its
+  // row may have been deleted since). Its token is the position of the row
+  // before them, found by reading the plan backwards from the start
+  // position, that position included.
   const ResumePoint& start = run_->start;
   const ResumePoint first_page = run_->Point(ResumePoint::Kind::kStart, 0);
   if (start.kind == ResumePoint::Kind::kStart ||
       start.kind == ResumePoint::Kind::kDone || start.emitted <= rows) {
     return Encode(first_page);
   }
+  ResumePoint at_start = start;
+  at_start.inclusive = true;
   LQ_ASSIGN_OR_RETURN(
       std::unique_ptr<SelectRun> back,
-      db_->StartSelectRun(run_->session, run_->stmt, run_->api_params, &start,
-                          rows, run_->query));
+      db_->StartSelectRun(run_->session, run_->stmt, run_->api_params,
+                          &at_start, rows + 1, run_->query));
   Row full;
   int64_t read = 0;
-  while (read < rows && back->exec.root->Next(&full)) ++read;
+  while (read <= rows && back->exec.root->Next(&full)) ++read;
   LQ_RETURN_IF_ERROR(back->exec.root->status());
-  if (read < rows) return Encode(first_page);  // rows vanished meanwhile
+  if (read <= rows) return Encode(first_page);  // no row before the page
   ResumePoint p;
   if (!back->PositionOf(full, start.emitted - rows, &p)) {
     return Status::NotSupported("this plan cannot tell its position");

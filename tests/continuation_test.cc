@@ -7,6 +7,7 @@
 // (intersection, union), a sort, DISTINCT and a multi-valued index.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 #include <string>
@@ -60,7 +61,8 @@ std::unique_ptr<Database> Shapes() {
 struct Shape {
   const char* name;
   const char* sql;
-  const char* plan_has;  // a word of its EXPLAIN, to pin the shape
+  const char* plan_has;       // a word of its EXPLAIN, to pin the shape
+  const char* output = "id";  // the expression of its one output
 };
 
 const Shape kShapes[] = {
@@ -72,7 +74,7 @@ const Shape kShapes[] = {
      "Intersect"},
     {"union", "SELECT id FROM t WHERE a = 1 OR b = 2", "Union"},
     {"sort", "SELECT id FROM t WHERE a <> 9 ORDER BY b, id % 7", "Sort"},
-    {"distinct", "SELECT DISTINCT c % 9 FROM t", "Distinct"},
+    {"distinct", "SELECT DISTINCT c % 9 FROM t", "Distinct", "c % 9"},
     {"multi-valued", "SELECT id FROM t WHERE tags >= 'x'",
      "first entry per row"},
 };
@@ -203,6 +205,51 @@ TEST_P(TokenShapes, RowsPresentThroughoutComeOnceDespiteWrites) {
   for (const std::string& w : unique) {
     EXPECT_TRUE(initial.count(w) || final_rows.count(w))
         << shape.name << ": " << w;
+  }
+}
+
+// Rows deleted after a page was read are not on its previous page: the
+// previous page is the rows that now precede this cursor's first row, also
+// when the row the cursor started after (the previous page's last) is gone.
+TEST_P(TokenShapes, APreviousPageHoldsTheRowsBeforeItNow) {
+  const Shape& shape = GetParam();
+  for (int gone : {2, 1}) {  // the previous page's last row, or its middle
+    auto db = Shapes();
+    auto stmt = db->Prepare(shape.sql);
+    ASSERT_TRUE(stmt.ok());
+    auto cur = (*stmt)->Query();
+    ASSERT_TRUE(cur.ok());
+    std::vector<std::string> pages;
+    std::unique_ptr<Cursor> third = std::move(cur).value();
+    for (int p = 0; p < 2; ++p) {
+      pages.push_back(Read(*third, 3));
+      third = ResumeOk(**stmt, third->ContinuationToken());
+      ASSERT_NE(third, nullptr);
+    }
+    std::vector<std::string> second;
+    Words(pages[1], &second);
+    ASSERT_EQ(second.size(), 3u) << pages[1];
+    Exec(*db, std::string("DELETE FROM t WHERE ") + shape.output + " = " +
+                  second[gone]);
+    const std::string first_of_third = Read(*third, 1);
+    ASSERT_FALSE(first_of_third.empty());
+    auto now = db->Query(shape.sql);
+    ASSERT_TRUE(now.ok());
+    std::vector<std::string> rows;
+    Words(Read(**now), &rows);
+    auto at = std::find(rows.begin(), rows.end(), first_of_third);
+    ASSERT_NE(at, rows.end());
+    ASSERT_GE(at - rows.begin(), 3);
+    std::string expected;
+    for (auto it = at - 3; it != at; ++it) {
+      expected += (expected.empty() ? "" : " ") + *it;
+    }
+    auto back = third->PreviousPageToken(3);
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    auto again = ResumeOk(**stmt, *back);
+    ASSERT_NE(again, nullptr);
+    EXPECT_EQ(Read(*again, 4), expected + " " + first_of_third)
+        << shape.name << ", deleted " << second[gone];
   }
 }
 

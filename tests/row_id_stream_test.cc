@@ -240,17 +240,33 @@ TEST(SortedStream, SortsDropsRepeatsAndSeeks) {
   EXPECT_EQ(Drain(*r), "(30)(12)(4)(1)");
 }
 
-TEST(SeekAfterPk, MovesPastTheKeyInEitherDirection) {
+TEST(ResumeAtPk, MovesPastTheKeyInEitherDirection) {
   VectorStream::Calls a;
   auto s = Stream({1, 4, 12, 30}, &a);
-  SeekAfterPk(s.get(), K(4));
+  ResumeAtPk(s.get(), K(4), false);
   EXPECT_EQ(Drain(*s), "(12)(30)");
   auto r = Stream({1, 4, 12, 30}, &a, true);
-  SeekAfterPk(r.get(), K(12));
+  ResumeAtPk(r.get(), K(12), false);
   EXPECT_EQ(Drain(*r), "(4)(1)");
   auto gap = Stream({1, 4, 12, 30}, &a, true);
-  SeekAfterPk(gap.get(), K(13));  // a key the stream does not have
+  ResumeAtPk(gap.get(), K(13), false);  // a key the stream does not have
   EXPECT_EQ(Drain(*gap), "(12)(4)(1)");
+}
+
+TEST(ResumeAtPk, InclusiveStopsAtTheKeyOrThePlaceItWouldBe) {
+  VectorStream::Calls a;
+  auto s = Stream({1, 4, 12, 30}, &a);
+  ResumeAtPk(s.get(), K(4), true);
+  EXPECT_EQ(Drain(*s), "(4)(12)(30)");
+  auto r = Stream({1, 4, 12, 30}, &a, true);
+  ResumeAtPk(r.get(), K(12), true);
+  EXPECT_EQ(Drain(*r), "(12)(4)(1)");
+  auto gap = Stream({1, 4, 12, 30}, &a);
+  ResumeAtPk(gap.get(), K(5), true);  // a key the stream does not have
+  EXPECT_EQ(Drain(*gap), "(12)(30)");
+  auto rgap = Stream({1, 4, 12, 30}, &a, true);
+  ResumeAtPk(rgap.get(), K(5), true);
+  EXPECT_EQ(Drain(*rgap), "(4)(1)");
 }
 
 }  // namespace

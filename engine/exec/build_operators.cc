@@ -138,9 +138,9 @@ std::unique_ptr<RowIdStream> Resumed(std::unique_ptr<RowIdStream> ids,
                                      const ResumePoint* r) {
   if (!r) return ids;
   if (r->kind == ResumePoint::Kind::kEntry && ids->position_is_entry()) {
-    ids->SeekAfterEntry(r->key);
+    ids->ResumeAtEntry(r->key, r->inclusive);
   } else if (r->kind == ResumePoint::Kind::kPk) {
-    SeekAfterPk(ids.get(), r->key);
+    ResumeAtPk(ids.get(), r->key, r->inclusive);
   }
   return ids;
 }
@@ -233,7 +233,8 @@ std::unique_ptr<RowSource> BuildOperators(
           Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
           &node->stats, node->read_columns);
     case Kind::kResumeAfter:
-      out = NewResumeFilter(child(0), node->sort_keys, node->resume_row);
+      out = NewResumeFilter(child(0), node->sort_keys, node->resume_row,
+                            ctx->resume && ctx->resume->inclusive);
       break;
     case Kind::kFilter:
       out = NewFilter(ctx, child(0), node->predicate);

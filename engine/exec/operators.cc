@@ -21,12 +21,16 @@ class TableScan : public RowSource {
     it_->SetBounds(prefix_, keys::PrefixSuccessor(prefix_));
     const ResumePoint* r = ctx_->resume;
     const bool resume = r && r->kind == ResumePoint::Kind::kEntry;
+    // key+'\0' is the smallest key after the row's.
+    const bool past_key = resume && (reverse_ == r->inclusive);
+    const std::string at =
+        resume ? r->key + (past_key ? std::string(1, '\0') : "") : "";
     if (!reverse_) {
-      // Right after the row, or the first row.
-      it_->Seek(resume ? r->key + std::string(1, '\0') : prefix_);
+      // At or right after the row, or the first row.
+      it_->Seek(resume ? at : prefix_);
     } else {
-      // The last row before it, or the last row.
-      it_->SeekBefore(resume ? r->key : keys::PrefixSuccessor(prefix_));
+      // The last row at or before it, or the last row.
+      it_->SeekBefore(resume ? at : keys::PrefixSuccessor(prefix_));
     }
     ++ctx_->seeks;
   }
@@ -300,13 +304,14 @@ class Limit : public RowSource {
 class ResumeFilter : public RowSource {
  public:
   ResumeFilter(std::unique_ptr<RowSource> input, std::vector<SortKey> keys,
-               Row after)
+               Row after, bool inclusive)
       : input_(std::move(input)),
         keys_(std::move(keys)),
-        after_(std::move(after)) {}
+        after_(std::move(after)),
+        least_(inclusive ? 0 : 1) {}
   bool Next(Row* row) override {
     while (input_->Next(row)) {
-      if (CompareRows(*row, after_, keys_) > 0) return true;
+      if (CompareRows(*row, after_, keys_) >= least_) return true;
     }
     return false;
   }
@@ -316,6 +321,7 @@ class ResumeFilter : public RowSource {
   std::unique_ptr<RowSource> input_;
   std::vector<SortKey> keys_;
   Row after_;
+  int least_;  // the least comparison with after_ a row passes with
 };
 
 class Values : public RowSource {
@@ -369,10 +375,10 @@ std::unique_ptr<RowSource> NewLimit(std::unique_ptr<RowSource> input,
   return std::make_unique<Limit>(std::move(input), offset, limit);
 }
 std::unique_ptr<RowSource> NewResumeFilter(std::unique_ptr<RowSource> input,
-                                           std::vector<SortKey> keys,
-                                           Row after) {
+                                           std::vector<SortKey> keys, Row after,
+                                           bool inclusive) {
   return std::make_unique<ResumeFilter>(std::move(input), std::move(keys),
-                                        std::move(after));
+                                        std::move(after), inclusive);
 }
 
 std::unique_ptr<RowSource> NewValues(std::vector<Row> rows) {

@@ -174,10 +174,11 @@ std::unique_ptr<RowSource> NewSort(ExecContext* ctx,
 // Skips `offset` rows, then returns at most `limit` (-1: no limit).
 std::unique_ptr<RowSource> NewLimit(std::unique_ptr<RowSource> input,
                                     int64_t offset, int64_t limit);
-// Rows after `after` in the order of `keys` (continuation of a sorted plan).
+// Rows after `after` in the order of `keys`, or also those equal to it when
+// `inclusive` (continuation of a sorted plan).
 std::unique_ptr<RowSource> NewResumeFilter(std::unique_ptr<RowSource> input,
-                                           std::vector<SortKey> keys,
-                                           Row after);
+                                           std::vector<SortKey> keys, Row after,
+                                           bool inclusive);
 // Rows from a vector.
 std::unique_ptr<RowSource> NewValues(std::vector<Row> rows);
 

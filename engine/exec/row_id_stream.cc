@@ -90,11 +90,12 @@ class SpanStream final : public RowIdStream {
     return pk_status_.ok() ? it_->status() : pk_status_;
   }
 
-  void SeekAfterEntry(std::string_view key) override {
-    // Forward, the first entry past `key` is the first at or after key+'\0';
-    // backward, the first before `key`.
+  void ResumeAtEntry(std::string_view key, bool inclusive) override {
+    // SeekEntry finds the first entry at or after its target forward, the
+    // first before it backward; key+'\0' is the smallest key after `key`.
     span_ = 0;
-    SeekEntry(reverse_ ? std::string(key) : std::string(key) + '\0');
+    SeekEntry(reverse_ == inclusive ? std::string(key) + '\0'
+                                    : std::string(key));
   }
 
   // The step every scan, merge and count makes: moving away from a key in
@@ -442,10 +443,14 @@ class PointStream : public RowIdStream {
   std::string_view entry_value() const override { return value_; }
   bool reads_rows() const override { return true; }
   bool position_is_entry() const override { return true; }
-  void SeekAfterEntry(std::string_view key) override {
+  void ResumeAtEntry(std::string_view key, bool inclusive) override {
+    // Past the points before `key` in the reading order (and at it, unless
+    // inclusive).
     pos_ = 0;
-    while (pos_ < source_->size() &&
-           (reverse_ ? Span(pos_).lo >= key : Span(pos_).lo <= key)) {
+    while (pos_ < source_->size()) {
+      const int c = Span(pos_).lo.compare(key);
+      if (reverse_ ? c < 0 : c > 0) break;
+      if (c == 0 && inclusive) break;
       ++pos_;
     }
     Settle();
@@ -731,8 +736,8 @@ class SkipStream : public RowIdStream {
   bool position_is_entry() const override {
     return child_->position_is_entry();
   }
-  void SeekAfterEntry(std::string_view key) override {
-    child_->SeekAfterEntry(key);
+  void ResumeAtEntry(std::string_view key, bool inclusive) override {
+    child_->ResumeAtEntry(key, inclusive);
   }
   void Next() override { child_->Next(); }
   void Seek(std::string_view target) override { child_->Seek(target); }
@@ -795,16 +800,16 @@ std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
   return std::make_unique<SortedStream>(std::move(child), reverse, stats);
 }
 
-void SeekAfterPk(RowIdStream* ids, std::string_view pk) {
+void ResumeAtPk(RowIdStream* ids, std::string_view pk, bool inclusive) {
   if (!ids->Valid()) return;
   if (!ids->reverse()) {
-    std::string after(pk);
-    after.push_back('\0');  // the smallest key after pk
-    if (ids->pk() < after) ids->Seek(after);
+    std::string target(pk);
+    if (!inclusive) target.push_back('\0');  // the smallest key after pk
+    if (ids->pk() < target) ids->Seek(target);
     return;
   }
   if (ids->pk() >= pk) ids->Seek(pk);
-  if (ids->Valid() && ids->pk() == pk) ids->Next();
+  if (!inclusive && ids->Valid() && ids->pk() == pk) ids->Next();
 }
 
 std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,

@@ -44,8 +44,11 @@ class RowIdStream {
   // its position can be given as an entry key rather than a primary key.
   virtual bool position_is_entry() const { return false; }
   // REQUIRES: position_is_entry(). Moves to the first entry after `key` in
-  // the scan's direction (continuation tokens).
-  virtual void SeekAfterEntry(std::string_view key) { (void)key; }
+  // the scan's direction, or at it when `inclusive` (continuation tokens).
+  virtual void ResumeAtEntry(std::string_view key, bool inclusive) {
+    (void)key;
+    (void)inclusive;
+  }
   // REQUIRES: position_is_entry(), Valid(), and the current entry before
   // `target` in the scan's direction. Moves on to the first entry at or
   // after `target` in that direction (forward: >= target; backward:
@@ -115,9 +118,9 @@ std::unique_ptr<RowIdStream> NewIntersectStream(
 std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
                                              bool reverse, NodeStats* stats);
 
-// Moves a pk-sorted stream to the first key after `pk` in its direction
-// (resuming a continuation token of kind kPk).
-void SeekAfterPk(RowIdStream* ids, std::string_view pk);
+// Moves a pk-sorted stream to the first key after `pk` in its direction, or
+// at it when `inclusive` (resuming a continuation token of kind kPk).
+void ResumeAtPk(RowIdStream* ids, std::string_view pk, bool inclusive);
 
 // Skips the first `n` keys without reading rows (OFFSET on an exact scan).
 std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,

@@ -71,6 +71,11 @@ struct ResumePoint {
   uint64_t snapshot_id = 0;
   std::string key;              // kEntry, kPk
   std::vector<Value> sort_key;  // kSortKey: values at the sort keys
+  // Whether the read includes the row at the position itself (never
+  // encoded: only the backward read of a previous page sets it, so that
+  // the page holds the rows that precede the cursor's first row now,
+  // whether or not the row at the position is still there).
+  bool inclusive = false;
 };
 
 // The secret tokens are authenticated with: 16 bytes.

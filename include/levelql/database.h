@@ -114,8 +114,9 @@ class Cursor {
   // when the query cannot be resumed (results that are not a SELECT).
   virtual std::string ContinuationToken() const { return {}; }
   // A token for the page before this cursor's first row: resuming it
-  // returns the `rows` rows that precede the row this cursor started after
-  // (it reads the same plan backwards from there), then continues forward.
+  // returns the `rows` rows that precede that row now, ending with the row
+  // this cursor started after unless it was deleted since (it reads the
+  // same plan backwards from there), then continues forward.
   // At the first page, a token for the first page. InvalidArgument when
   // rows < 1; NotSupported for results that are not a SELECT.
   virtual Result<std::string> PreviousPageToken(int64_t rows) {
