@@ -37,6 +37,11 @@ class Accumulator {
     switch (spec_->kind) {
       case AggregateKind::kSum:
       case AggregateKind::kAvg:
+        if (v.type() == Type::kList) {
+          return Status::TypeError(PlaceOf(*spec_->arg) +
+                                   "cannot add up the list " +
+                                   v.ToSqlLiteral());
+        }
         return AddNumber(v);
       case AggregateKind::kMin:
         if (best_.is_null() || CompareValues(v, best_, spec_->collation) < 0) {

@@ -12,6 +12,13 @@ namespace {
 using parser::BinaryOp;
 using parser::UnaryOp;
 
+// An error raised by node `e` itself (not by its arguments) names its
+// place in the statement, as the binder's errors do.
+Result<Value> Placed(const BoundExpr& e, Result<Value> r) {
+  if (r.ok()) return r;
+  return r.status().WithPrefix(PlaceOf(e));
+}
+
 Value BoolValue(std::optional<bool> b) {
   if (!b) return Value();
   return Value::Int(*b ? 1 : 0);
@@ -33,7 +40,7 @@ Result<Value> CallFunction(const BoundExpr& e, const EvalContext& ctx) {
     LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*a, ctx));
     args.push_back(std::move(v));
   }
-  return ApplyFunction(e, std::move(args));
+  return Placed(e, ApplyFunction(e, std::move(args)));
 }
 
 // CASE: the THEN of the first WHEN that holds (that equals the operand, as
@@ -84,37 +91,65 @@ Result<Value> AnyElement(const Value& list, Test test) {
   return saw_null ? Value() : Value::Int(0);
 }
 
-Result<Value> EvalInValue(const BoundExpr& e, const EvalContext& ctx,
-                          const Value& lhs);
-
-Result<Value> EvalIn(const BoundExpr& e, const EvalContext& ctx) {
-  LQ_ASSIGN_OR_RETURN(Value lhs, Evaluate(*e.args[0], ctx));
-  if (lhs.type() == Type::kList) {
-    return AnyElement(lhs,
-                      [&](const Value& el) { return EvalInValue(e, ctx, el); });
+// `l op r` for a comparison operator. When one side is a list and the
+// other is not, it holds when it holds for some element; two lists compare
+// as wholes.
+Result<Value> Compare(BinaryOp op, const Value& l, const Value& r,
+                      Affinity l_affinity, Affinity r_affinity,
+                      const Collation* collation) {
+  if (l.type() == Type::kList && r.type() != Type::kList) {
+    return AnyElement(l, [&](const Value& el) -> Result<Value> {
+      return CompareOp(op, el, r, l_affinity, r_affinity, collation);
+    });
   }
-  return EvalInValue(e, ctx, lhs);
+  if (r.type() == Type::kList && l.type() != Type::kList) {
+    return AnyElement(r, [&](const Value& el) -> Result<Value> {
+      return CompareOp(op, l, el, l_affinity, r_affinity, collation);
+    });
+  }
+  return CompareOp(op, l, r, l_affinity, r_affinity, collation);
 }
 
-Result<Value> EvalInValue(const BoundExpr& e, const EvalContext& ctx,
-                          const Value& lhs) {
-  if (e.args.size() == 1) return Value::Int(e.negated ? 1 : 0);
-  if (lhs.is_null()) return Value();
+// `x IN (y, ...)` (NOT IN when `negated`) for one value x. SQLite: it is
+// x = +y OR ...: the items have no affinity of their own, even columns and
+// CASTs; and `=` compares a list with an item as Compare does.
+Result<Value> InItems(const BoundExpr& e, const EvalContext& ctx,
+                      const Value& x, bool negated) {
+  if (x.is_null()) return Value();
   bool saw_null = false;
   for (size_t i = 1; i < e.args.size(); ++i) {
     LQ_ASSIGN_OR_RETURN(Value item, Evaluate(*e.args[i], ctx));
-    // SQLite: x IN (y, ...) is x = +y OR ...: the items have no affinity
-    // of their own, even columns and CASTs.
-    Value eq = CompareOp(BinaryOp::kEq, lhs, item, e.args[0]->affinity,
-                         Affinity::kNone, e.collation);
+    LQ_ASSIGN_OR_RETURN(Value eq,
+                        Compare(BinaryOp::kEq, x, item, e.args[0]->affinity,
+                                Affinity::kNone, e.collation));
     if (eq.is_null()) {
       saw_null = true;
     } else if (eq.int_value() == 1) {
-      return Value::Int(e.negated ? 0 : 1);
+      return Value::Int(negated ? 0 : 1);
     }
   }
   if (saw_null) return Value();
-  return Value::Int(e.negated ? 1 : 0);
+  return Value::Int(negated ? 1 : 0);
+}
+
+Result<Value> EvalIn(const BoundExpr& e, const EvalContext& ctx) {
+  if (e.args.size() == 1) return Value::Int(e.negated ? 1 : 0);
+  LQ_ASSIGN_OR_RETURN(Value x, Evaluate(*e.args[0], ctx));
+  if (e.negated && x.type() == Type::kList) {
+    // A list NOT IN scalar items holds for some element, as <> and NOT
+    // LIKE do; a list item is compared with the list as a whole (=), so
+    // then NOT IN is the negated IN.
+    bool whole = false;
+    for (size_t i = 1; i < e.args.size() && !whole; ++i) {
+      LQ_ASSIGN_OR_RETURN(Value item, Evaluate(*e.args[i], ctx));
+      whole = item.type() == Type::kList;
+    }
+    if (!whole) {
+      return AnyElement(
+          x, [&](const Value& el) { return InItems(e, ctx, el, true); });
+    }
+  }
+  return InItems(e, ctx, x, e.negated);
 }
 
 }  // namespace
@@ -135,7 +170,7 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         case UnaryOp::kPlus:
           return v;
         case UnaryOp::kMinus:
-          return Negate(v);
+          return Placed(e, Negate(v));
         case UnaryOp::kNot: {
           std::optional<bool> t = Truth(v);
           if (!t) return Value();
@@ -165,34 +200,28 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         case BinaryOp::kLe:
         case BinaryOp::kGt:
         case BinaryOp::kGe:
-          if (l.type() == Type::kList && r.type() != Type::kList) {
-            return AnyElement(l, [&](const Value& el) -> Result<Value> {
-              return CompareOp(e.binary_op, el, r, e.args[0]->affinity,
-                               e.args[1]->affinity, e.collation);
-            });
-          }
-          if (r.type() == Type::kList && l.type() != Type::kList) {
-            return AnyElement(r, [&](const Value& el) -> Result<Value> {
-              return CompareOp(e.binary_op, l, el, e.args[0]->affinity,
-                               e.args[1]->affinity, e.collation);
-            });
-          }
-          return CompareOp(e.binary_op, l, r, e.args[0]->affinity,
-                           e.args[1]->affinity, e.collation);
+          return Compare(e.binary_op, l, r, e.args[0]->affinity,
+                         e.args[1]->affinity, e.collation);
         default:
-          return Arithmetic(e.binary_op, l, r);
+          return Placed(e, Arithmetic(e.binary_op, l, r));
       }
     }
     case BoundExpr::Kind::kBetween: {
       LQ_ASSIGN_OR_RETURN(Value x0, Evaluate(*e.args[0], ctx));
       LQ_ASSIGN_OR_RETURN(Value lo, Evaluate(*e.args[1], ctx));
       LQ_ASSIGN_OR_RETURN(Value hi, Evaluate(*e.args[2], ctx));
+      // x >= lo AND x <= hi, each compared as Compare does; but a list
+      // between scalar bounds holds when one element lies between them.
       auto between = [&](const Value& x) -> Result<Value> {
         Affinity ax = e.args[0]->affinity;
-        std::optional<bool> a = Truth(CompareOp(
-            BinaryOp::kGe, x, lo, ax, e.args[1]->affinity, e.collation));
-        std::optional<bool> b = Truth(CompareOp(
-            BinaryOp::kLe, x, hi, ax, e.args[2]->affinity, e.collation));
+        LQ_ASSIGN_OR_RETURN(
+            Value ge, Compare(BinaryOp::kGe, x, lo, ax, e.args[1]->affinity,
+                              e.collation));
+        LQ_ASSIGN_OR_RETURN(
+            Value le, Compare(BinaryOp::kLe, x, hi, ax, e.args[2]->affinity,
+                              e.collation));
+        std::optional<bool> a = Truth(ge);
+        std::optional<bool> b = Truth(le);
         std::optional<bool> r;
         if ((a && !*a) || (b && !*b)) {
           r = false;
@@ -202,7 +231,10 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         if (r && e.negated) r = !*r;
         return BoolValue(r);
       };
-      if (x0.type() == Type::kList) return AnyElement(x0, between);
+      if (x0.type() == Type::kList && lo.type() != Type::kList &&
+          hi.type() != Type::kList) {
+        return AnyElement(x0, between);
+      }
       return between(x0);
     }
     case BoundExpr::Kind::kIn:
@@ -221,8 +253,9 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         std::string s = ValueToText(esc);
         std::vector<size_t> cps = CodePointOffsets(s);
         if (cps.size() != 2) {
-          return Status::InvalidArgument(
-              "ESCAPE expression must be a single character");
+          return Placed(e, Status::InvalidArgument(
+                               "ESCAPE expression must be a single character"))
+              .status();
         }
         // Decode the one code point.
         const unsigned char* p =
@@ -265,7 +298,7 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       return CallFunction(e, ctx);
     case BoundExpr::Kind::kCast: {
       LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*e.args[0], ctx));
-      return CastValue(v, e.cast_type);
+      return Placed(e, CastValue(v, e.cast_type));
     }
     case BoundExpr::Kind::kArray: {
       std::vector<Value> elements;
@@ -279,6 +312,12 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       return EvalCase(e, ctx);
   }
   return Value();
+}
+
+std::string PlaceOf(const BoundExpr& e) {
+  if (e.pos.line == 0) return {};
+  return "at " + std::to_string(e.pos.line) + ":" +
+         std::to_string(e.pos.column) + ": ";
 }
 
 Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx) {

@@ -107,6 +107,9 @@ struct EvalContext {
 };
 
 Result<Value> Evaluate(const BoundExpr& expr, const EvalContext& ctx);
+// "at line:column: ", where `e` is in the statement, to begin an error
+// message with ("" for an expression the planner made).
+std::string PlaceOf(const BoundExpr& e);
 
 // Evaluates a predicate: true only when the value is TRUE (not NULL).
 Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx);

@@ -237,6 +237,15 @@ const char* FunctionName(Function function) {
 }
 
 Result<Value> ApplyFunction(const BoundExpr& e, std::vector<Value> args) {
+  if (e.function == Function::kAbs || e.function == Function::kRound) {
+    // A number's function has no meaning for a list.
+    for (const Value& a : args) {
+      if (a.type() == Type::kList) {
+        return Status::TypeError(std::string(FunctionName(e.function)) +
+                                 "() of the list " + a.ToSqlLiteral());
+      }
+    }
+  }
   switch (e.function) {
     case Function::kLower:
     case Function::kUpper:

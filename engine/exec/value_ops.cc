@@ -103,14 +103,23 @@ bool MulOverflow(int64_t a, int64_t b, int64_t* r) {
   return __builtin_mul_overflow(a, b, r);
 }
 
+const char* Symbol(BinaryOp op) {
+  return op == BinaryOp::kAdd   ? "+"
+         : op == BinaryOp::kSub ? "-"
+         : op == BinaryOp::kMul ? "*"
+         : op == BinaryOp::kDiv ? "/"
+                                : "%";
+}
+
 Status Overflow(const Value& a, BinaryOp op, const Value& b) {
-  const char* sym = op == BinaryOp::kAdd   ? "+"
-                    : op == BinaryOp::kSub ? "-"
-                    : op == BinaryOp::kMul ? "*"
-                    : op == BinaryOp::kDiv ? "/"
-                                           : "%";
-  return Status::TypeError("integer overflow in " + a.ToString() + " " + sym +
-                           " " + b.ToString());
+  return Status::TypeError("integer overflow in " + a.ToString() + " " +
+                           Symbol(op) + " " + b.ToString());
+}
+
+// Arithmetic has no meaning for a list (a multi-valued column's value).
+Status ListOperand(std::string_view op, const Value& list) {
+  return Status::TypeError("cannot apply " + std::string(op) + " to the list " +
+                           list.ToSqlLiteral());
 }
 
 int64_t DoubleToInt64(double d) {
@@ -349,6 +358,8 @@ Result<Value> Arithmetic(BinaryOp op, const Value& a0, const Value& b0) {
     LQ_RETURN_IF_ERROR(CheckValueSize(a.size() + b.size(), "||"));
     return Value::Text(std::move(a) + b);
   }
+  if (a0.type() == Type::kList) return ListOperand(Symbol(op), a0);
+  if (b0.type() == Type::kList) return ListOperand(Symbol(op), b0);
   Value a = ToNumeric(a0), b = ToNumeric(b0);
   if (a.type() == Type::kInteger && b.type() == Type::kInteger) {
     int64_t x = a.int_value(), y = b.int_value(), r = 0;
@@ -406,6 +417,7 @@ Result<Value> Arithmetic(BinaryOp op, const Value& a0, const Value& b0) {
 
 Result<Value> Negate(const Value& v0) {
   if (v0.is_null()) return Value();
+  if (v0.type() == Type::kList) return ListOperand("unary -", v0);
   Value v = ToNumeric(v0);
   if (v.type() == Type::kReal) return Value::Real(-v.real_value());
   if (v.int_value() == std::numeric_limits<int64_t>::min()) {
@@ -416,6 +428,10 @@ Result<Value> Negate(const Value& v0) {
 
 Result<Value> CastValue(const Value& v, Type type) {
   if (v.is_null()) return Value();
+  if (v.type() == Type::kList && type != Type::kText) {
+    return Status::TypeError("cannot cast the list " + v.ToSqlLiteral() +
+                             " to " + std::string(TypeName(type)));
+  }
   switch (type) {
     case Type::kInteger: {
       if (v.type() == Type::kReal) {
