@@ -85,6 +85,11 @@ struct GenConfig {
   bool icu_collations = false;
   // A constant term in ORDER BY (ties that only the key breaks).
   bool constant_order_terms = false;
+  // Operands of another type than the expression around them: IN items,
+  // nullif's second argument, SUM/AVG of TEXT, abs() of TEXT (the rules
+  // of affinity and coercion across types, which values stored in columns
+  // of their own type never meet).
+  bool cross_types = true;
 
   // The defaults, with the switches named in LEVELQL_GEN (comma-separated:
   // column_unique, nocase_through_expressions, cast_text_to_integer,
@@ -207,6 +212,9 @@ class Generator {
   Expr Scalar(int table, ColType type, int depth, double* bound,
               bool allow_nocase);
   Expr NumericColumnOr(int table, ColType type, double* bound);
+  // With cross_types, an operand of another type than `type`: a column of
+  // another type (not nocase) or a literal of another type.
+  Expr OtherTypeOperand(int table, ColType type);
   Expr Aggregate(int table);
   Expr IndexPredicate(int table, const IndexDef& ix, int* eq_columns);
   std::vector<IndexDef> AccessPaths(int table) const;

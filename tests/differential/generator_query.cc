@@ -152,8 +152,15 @@ Expr Generator::InList(int table, int col) {
                        : Scalar(table, tables_[table].cols[col].type, 1, &b,
                                 config_.nocase_through_expressions));
   int n = static_cast<int>(rng_.Range(1, 6));
+  const Column& c = tables_[table].cols[col];
   for (int i = 0; i < n; ++i) {
-    e.kids.push_back(Expr::Lit(RandomLiteralFor(table, col)));
+    // An item has no affinity of its own (x IN (y) is x = +y), even a
+    // column of another type.
+    if (config_.cross_types && !c.list && rng_.Percent(15)) {
+      e.kids.push_back(OtherTypeOperand(table, c.type));
+    } else {
+      e.kids.push_back(Expr::Lit(RandomLiteralFor(table, col)));
+    }
   }
   return e;
 }
@@ -280,6 +287,12 @@ Expr Generator::Aggregate(int table) {
                              : NumericColumnOr(table, type, &b);
     if (b * kMaxSumRows > kIntLimit || HugeReals(table, arg)) {
       arg = Expr::Lit(Value::Int(1));
+    }
+    std::vector<int> texts = ColumnsOf(table, ColType::kText, true);
+    if (config_.cross_types && !texts.empty() && rng_.Percent(15)) {
+      // Text that is wholly an integer adds up as one; any other text
+      // (and '1.5', '1e3') makes the sum a REAL.
+      arg = Expr::Col(rng_.Pick(texts));
     }
     e.kids.push_back(std::move(arg));
     return e;

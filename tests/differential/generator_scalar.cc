@@ -92,6 +92,23 @@ Expr Generator::NumericColumnOr(int table, ColType type, double* bound) {
   return Expr::Lit(Value::Real(static_cast<double>(rng_.Range(-80, 80)) / 4));
 }
 
+Expr Generator::OtherTypeOperand(int table, ColType type) {
+  std::vector<int> others;
+  const TableDef& t = tables_[table];
+  for (size_t i = 0; i < t.cols.size(); ++i) {
+    if (t.cols[i].type != type && !t.cols[i].list && !t.cols[i].nocase) {
+      others.push_back(static_cast<int>(i));
+    }
+  }
+  if (!others.empty() && rng_.OneIn(2)) return Expr::Col(rng_.Pick(others));
+  if (type == ColType::kText) {
+    if (rng_.OneIn(2)) return Expr::Lit(Value::Int(rng_.Range(-5, 20)));
+    return Expr::Lit(Value::Real(static_cast<double>(rng_.Range(-8, 40)) / 4));
+  }
+  if (rng_.OneIn(2)) return Expr::Lit(RandomText(false));
+  return Expr::Lit(Value::Text(std::to_string(rng_.Range(-5, 20))));
+}
+
 Expr Generator::Scalar(int table, ColType type, int depth, double* bound,
                        bool allow_nocase) {
   *bound = 0;
@@ -163,10 +180,13 @@ Expr Generator::Scalar(int table, ColType type, int depth, double* bound,
             {Scalar(table, ColType::kText, depth - 1, &b, allow_nocase)});
       case 3: {
         static const char* kFns[] = {"coalesce", "ifnull", "nullif"};
-        return Expr::Func(
-            kFns[rng_.Uniform(3)],
-            {Scalar(table, ColType::kText, depth - 1, &b, allow_nocase),
-             Expr::Lit(RandomText(false))});
+        const char* fn = kFns[rng_.Uniform(3)];
+        Expr x = Scalar(table, ColType::kText, depth - 1, &b, allow_nocase);
+        if (fn == kFns[2] && config_.cross_types && rng_.Percent(30)) {
+          return Expr::Func(
+              fn, {std::move(x), OtherTypeOperand(table, ColType::kText)});
+        }
+        return Expr::Func(fn, {std::move(x), Expr::Lit(RandomText(false))});
       }
       case 4: {
         Expr e;
@@ -234,6 +254,12 @@ Expr Generator::Scalar(int table, ColType type, int depth, double* bound,
     case 2:
       return Expr::Unary("-", Scalar(table, type, depth - 1, bound, false));
     case 3:
+      if (type == ColType::kReal && config_.cross_types && rng_.Percent(15)) {
+        // abs() of text is a REAL, whatever the text's prefix (SQLite).
+        *bound = 1000;  // the text pool's largest number ('1e3')
+        return Expr::Func(
+            "abs", {Scalar(table, ColType::kText, depth - 1, &ba, false)});
+      }
       return Expr::Func("abs", {Scalar(table, type, depth - 1, bound, false)});
     case 4:
       if (type == ColType::kInt) {
@@ -263,10 +289,15 @@ Expr Generator::Scalar(int table, ColType type, int depth, double* bound,
     }
     case 6: {
       static const char* kFns[] = {"coalesce", "ifnull", "nullif"};
+      const char* fn = kFns[rng_.Uniform(3)];
       Expr a = Scalar(table, type, depth - 1, &ba, false);
+      if (fn == kFns[2] && config_.cross_types && rng_.Percent(30)) {
+        *bound = ba;  // nullif returns its first argument or NULL
+        return Expr::Func(fn, {std::move(a), OtherTypeOperand(table, type)});
+      }
       Expr b = NumericColumnOr(table, type, &bb);
       *bound = std::max(ba, bb);
-      return Expr::Func(kFns[rng_.Uniform(3)], {std::move(a), std::move(b)});
+      return Expr::Func(fn, {std::move(a), std::move(b)});
     }
     default:
       if (type == ColType::kReal) {
