@@ -4,7 +4,8 @@
 // (a changed plan resumes exactly or refuses), and previous pages read by
 // running the plan backwards. Every plan shape that hands out tokens is
 // covered: one index scan each way, a table scan, merged pk-sorted streams
-// (intersection, union), a sort, DISTINCT and a multi-valued index.
+// (intersection, union), a sort, DISTINCT, a multi-valued index, joins and
+// GROUP BY.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -41,7 +42,8 @@ std::unique_ptr<Cursor> ResumeOk(Statement& stmt, const std::string& token) {
 }
 
 // A table whose rows 1..20 have a = id % 4, b = id % 5, c = 21 - id, and a
-// list of tags: every plan shape below reads it.
+// list of tags, and a table u that joins each of them once on a: every plan
+// shape below reads them.
 std::unique_ptr<Database> Shapes() {
   auto db = OpenMemory();
   Exec(*db,
@@ -49,6 +51,11 @@ std::unique_ptr<Database> Shapes() {
        "c INTEGER, tags TEXT[]);"
        "CREATE INDEX t_a ON t (a); CREATE INDEX t_b ON t (b);"
        "CREATE INDEX t_c ON t (c); CREATE INDEX t_tags ON t (tags)");
+  // u joins each row of t once, through an index (k) or not (j).
+  Exec(*db,
+       "CREATE TABLE u (id INTEGER PRIMARY KEY, k INTEGER, j INTEGER);"
+       "CREATE INDEX u_k ON u (k);"
+       "INSERT INTO u VALUES (1, 0, 0), (2, 1, 1), (3, 2, 2), (4, 3, 3)");
   for (int i = 1; i <= 20; ++i) {
     std::string tags = i % 3 == 0 ? "ARRAY['x', 'y']" : "ARRAY['x']";
     Exec(*db, "INSERT INTO t VALUES (" + std::to_string(i) + ", " +
@@ -77,6 +84,10 @@ const Shape kShapes[] = {
     {"distinct", "SELECT DISTINCT c % 9 FROM t", "Distinct", "c % 9"},
     {"multi-valued", "SELECT id FROM t WHERE tags >= 'x'",
      "first entry per row"},
+    {"merge join", "SELECT t.id FROM t JOIN u ON t.a = u.k", "MergeJoin"},
+    {"sorted join", "SELECT t.id FROM t JOIN u ON t.a = u.j", "Sort (JOIN)"},
+    {"group by", "SELECT id % 11, COUNT(*) FROM t GROUP BY id % 11",
+     "Aggregate", "id % 11"},
 };
 
 // Shapes with a LIMIT, for previous pages only (rows written between
