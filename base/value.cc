@@ -56,12 +56,23 @@ const std::vector<Value>& Value::EmptyList() {
 
 namespace {
 
+// As SQLite prints a REAL (and levelql converts one to text): 15
+// significant digits, always with a '.' (1.0, 1.0e+20), -0.0 as 0.0.
 std::string FormatReal(double d) {
   if (std::isinf(d)) return d > 0 ? "Inf" : "-Inf";
+  if (std::isnan(d)) return "NaN";
+  if (d == 0) d = 0;
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.15g", d);
   std::string s(buf);
-  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  if (s.find('.') == std::string::npos) {
+    const size_t e = s.find('e');
+    if (e == std::string::npos) {
+      s += ".0";
+    } else {
+      s.insert(e, ".0");
+    }
+  }
   return s;
 }
 
@@ -75,9 +86,15 @@ std::string FormatTimestamp(int64_t micros) {
   std::time_t t = static_cast<std::time_t>(secs);
   std::tm tm{};
   gmtime_r(&t, &tm);
+  // The year with at least four digits, so that the text reads back
+  // (ParseTimestamp) and sorts as the value does within years 0-9999.
+  const long long year = static_cast<long long>(tm.tm_year) + 1900;
   char buf[64];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+  std::snprintf(buf, sizeof(buf), "%s%04lld-", year < 0 ? "-" : "",
+                year < 0 ? -year : year);
   std::string s(buf);
+  std::strftime(buf, sizeof(buf), "%m-%d %H:%M:%S", &tm);
+  s += buf;
   if (frac != 0) {
     char f[16];
     std::snprintf(f, sizeof(f), ".%06lld", static_cast<long long>(frac));

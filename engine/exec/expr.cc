@@ -12,6 +12,11 @@ namespace {
 using parser::BinaryOp;
 using parser::UnaryOp;
 
+const Collation* BinaryCollation() {
+  static const Collation* binary = Collation::Get("binary").value();
+  return binary;
+}
+
 // An error raised by node `e` itself (not by its arguments) names its
 // place in the statement, as the binder's errors do.
 Result<Value> Placed(const BoundExpr& e, Result<Value> r) {
@@ -61,8 +66,7 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
       const BoundExpr& w = *e.args[i];
       const Collation* c = CarriedCollation(x);
       if (!c) c = CarriedCollation(w);
-      static const Collation* binary = Collation::Get("binary").value();
-      if (!c) c = binary;
+      if (!c) c = BinaryCollation();
       holds = Truth(
           CompareOp(BinaryOp::kEq, operand, when, x.affinity, w.affinity, c));
     } else {
@@ -212,14 +216,23 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       LQ_ASSIGN_OR_RETURN(Value hi, Evaluate(*e.args[2], ctx));
       // x >= lo AND x <= hi, each compared as Compare does; but a list
       // between scalar bounds holds when one element lies between them.
+      // Each comparison takes x's collation, else its bound's (SQLite).
+      const Collation* lo_collation = e.collation;
+      const Collation* hi_collation = e.collation;
+      if (!CarriedCollation(*e.args[0])) {
+        lo_collation = CarriedCollation(*e.args[1]);
+        hi_collation = CarriedCollation(*e.args[2]);
+        if (!lo_collation) lo_collation = BinaryCollation();
+        if (!hi_collation) hi_collation = BinaryCollation();
+      }
       auto between = [&](const Value& x) -> Result<Value> {
         Affinity ax = e.args[0]->affinity;
         LQ_ASSIGN_OR_RETURN(
             Value ge, Compare(BinaryOp::kGe, x, lo, ax, e.args[1]->affinity,
-                              e.collation));
+                              lo_collation));
         LQ_ASSIGN_OR_RETURN(
             Value le, Compare(BinaryOp::kLe, x, hi, ax, e.args[2]->affinity,
-                              e.collation));
+                              hi_collation));
         std::optional<bool> a = Truth(ge);
         std::optional<bool> b = Truth(le);
         std::optional<bool> r;

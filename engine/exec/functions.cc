@@ -42,6 +42,7 @@ std::string AsciiCase(std::string s, bool upper) {
 Result<Value> Substr(const Value& s, const Value& start, const Value* len) {
   if (s.is_null() || start.is_null() || (len && len->is_null())) return Value();
   const bool blob = s.type() == Type::kBlob;
+  if (blob && s.text().empty()) return Value();  // SQLite: no bytes, NULL
   std::string text = blob ? s.text() : ValueToText(s);
   std::vector<size_t> offsets;
   if (blob) {
@@ -109,12 +110,13 @@ Value Trim(const std::vector<Value>& args, bool left, bool right) {
 }
 
 Result<Value> Replace(const std::vector<Value>& args) {
-  for (const Value& v : args) {
-    if (v.is_null()) return Value();
-  }
-  const std::string x = ValueToText(args[0]);
+  // SQLite: NULL for a NULL text or pattern; an empty pattern returns the
+  // text as it is (its type too), before the replacement is looked at.
+  if (args[0].is_null() || args[1].is_null()) return Value();
   const std::string from = ValueToText(args[1]);
-  if (from.empty()) return Value::Text(x);
+  if (from.empty()) return args[0];
+  if (args[2].is_null()) return Value();
+  const std::string x = ValueToText(args[0]);
   const std::string to = ValueToText(args[2]);
   if (to.size() > from.size()) {
     size_t hits = 0;

@@ -313,21 +313,8 @@ std::string ValueToText(const Value& v) {
     case Type::kInteger:
     case Type::kBoolean:
       return std::to_string(v.int_value());
-    case Type::kReal: {
-      double d = v.real_value();
-      if (std::isinf(d)) return d > 0 ? "Inf" : "-Inf";
-      if (d == 0) d = 0;  // -0.0 reads "0.0", as in SQLite
-      char buf[40];
-      std::snprintf(buf, sizeof(buf), "%.15g", d);
-      std::string s(buf);
-      if (s.find_first_of(".e") == std::string::npos) {
-        s += ".0";
-      } else if (size_t e = s.find('e');
-                 e != std::string::npos && s.find('.') == std::string::npos) {
-        s.insert(e, ".0");
-      }
-      return s;
-    }
+    case Type::kReal:
+      return v.ToString();  // as SQLite: 1.0, 1.0e+20, -0.0 as 0.0
     case Type::kBlob:
       // Its bytes, as SQLite reads a blob as text (which need not be
       // UTF-8: a write of TEXT checks that).
@@ -389,11 +376,18 @@ Result<Value> Arithmetic(BinaryOp op, const Value& a0, const Value& b0) {
     return Status::InvalidArgument("not an arithmetic operator");
   }
   if (op == BinaryOp::kMod) {
-    // SQLite: both operands become integers; the result is REAL.
-    int64_t x =
-        a.type() == Type::kReal ? DoubleToInt64(a.real_value()) : a.int_value();
-    int64_t y =
-        b.type() == Type::kReal ? DoubleToInt64(b.real_value()) : b.int_value();
+    // SQLite: both operands become integers as CAST makes them (text by
+    // its integer prefix: '1e1' is 1, though it reads as the REAL 10 above);
+    // the result is REAL.
+    auto as_integer = [](const Value& original, const Value& n) {
+      if (original.type() == Type::kText || original.type() == Type::kBlob) {
+        return IntegerPrefix(original.text());
+      }
+      return n.type() == Type::kReal ? DoubleToInt64(n.real_value())
+                                     : n.int_value();
+    };
+    int64_t x = as_integer(a0, a);
+    int64_t y = as_integer(b0, b);
     if (y == 0) return Value();
     if (y == -1) y = 1;
     return Value::Real(static_cast<double>(x % y));
@@ -555,16 +549,29 @@ std::optional<int64_t> ParseTimestamp(std::string_view s) {
     *out = v;
     return true;
   };
+  // The year: four digits, or as FormatTimestamp writes a year outside
+  // 0-9999: a sign and/or more digits (the range of int64 microseconds
+  // spans years -290308 to 294247).
+  size_t b = 0;
+  const bool negative = !s.empty() && s[0] == '-';
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) b = 1;
+  const size_t year_start = b;
+  while (b < s.size() && b - year_start < 7 && s[b] >= '0' && s[b] <= '9') {
+    ++b;
+  }
   int64_t y, mo, d, h = 0, mi = 0, sec = 0, micros = 0;
-  if (!digits(0, 4, &y) || s.size() < 10 || s[4] != '-' || !digits(5, 2, &mo) ||
-      s[7] != '-' || !digits(8, 2, &d)) {
+  if (b - year_start < 4 || b - year_start > 6 ||
+      !digits(year_start, b - year_start, &y) || s.size() < b + 6 ||
+      s[b] != '-' || !digits(b + 1, 2, &mo) || s[b + 3] != '-' ||
+      !digits(b + 4, 2, &d)) {
     return std::nullopt;
   }
+  if (negative) y = -y;
   static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (mo < 1 || mo > 12 || d < 1 || d > kDays[mo - 1]) return std::nullopt;
   bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   if (mo == 2 && d == 29 && !leap) return std::nullopt;
-  size_t i = 10;
+  size_t i = b + 6;
   if (i < s.size() && (s[i] == ' ' || s[i] == 'T')) {
     if (!digits(i + 1, 2, &h) || i + 3 >= s.size() || s[i + 3] != ':' ||
         !digits(i + 4, 2, &mi)) {
@@ -604,7 +611,16 @@ std::optional<int64_t> ParseTimestamp(std::string_view s) {
   int64_t days =
       DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
   int64_t secs = days * 86400 + h * 3600 + mi * 60 + sec - offset;
-  return secs * 1000000 + micros;
+  if (secs < 0 && micros > 0) {  // so the product stays in range at the low end
+    secs += 1;
+    micros -= 1000000;
+  }
+  int64_t out;
+  if (__builtin_mul_overflow(secs, int64_t{1000000}, &out) ||
+      __builtin_add_overflow(out, micros, &out)) {
+    return std::nullopt;  // beyond what a TIMESTAMP holds
+  }
+  return out;
 }
 
 }  // namespace levelql

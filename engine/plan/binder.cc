@@ -92,6 +92,11 @@ struct Binder::Scope {
   // Select-list aliases a name that is no column may refer to (HAVING,
   // ORDER BY), as in SQLite.
   std::vector<std::pair<std::string, const BoundExpr*>> aliases;
+  // In WHERE and ON, before the select list is bound: the items whose
+  // aliases a name that is no column may refer to (SQLite allows it), and
+  // the aliases being bound now (an item cannot refer to itself).
+  const std::vector<parser::SelectItem>* unbound_items = nullptr;
+  std::vector<std::string> resolving;
 };
 
 Result<std::shared_ptr<const TableSchema>> Binder::FindTable(
@@ -167,11 +172,11 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         return Status::InvalidArgument(Where(e.pos) + "no column " + e.name +
                                        " here (no table in scope)");
       }
-      if (scope.table->one_row) {
-        return Status::NotFound(Where(e.pos) + "no column " + e.name +
-                                " (a SELECT without FROM has no columns)");
-      }
-      Result<int> found = scope.FindColumn(e);
+      Result<int> found = scope.table->one_row
+                              ? Result<int>(Status::NotFound(
+                                    Where(e.pos) + "no column " + e.name +
+                                    " (a SELECT without FROM has no columns)"))
+                              : scope.FindColumn(e);
       if (!found.ok() && found.status().code() == Status::Code::kNotFound &&
           e.qualifier.empty()) {
         for (const auto& [alias, expr] : scope.aliases) {
@@ -181,6 +186,19 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
                 Where(e.pos) + "aggregate functions cannot be nested");
           }
           return CloneExpr(*expr);
+        }
+        if (scope.unbound_items) {
+          for (const parser::SelectItem& item : *scope.unbound_items) {
+            if (!item.expr || item.alias != e.name ||
+                std::find(scope.resolving.begin(), scope.resolving.end(),
+                          e.name) != scope.resolving.end()) {
+              continue;
+            }
+            scope.resolving.push_back(e.name);
+            Result<BoundExprPtr> bound = Bind(*item.expr, scope);
+            scope.resolving.pop_back();
+            return bound;
+          }
         }
       }
       if (!found.ok()) return found.status();
@@ -214,7 +232,9 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       out->kind = BoundExpr::Kind::kIn;
       out->negated = e.negated;
       LQ_RETURN_IF_ERROR(bind_args());
-      pick_collation();
+      // SQLite: x IN (...) compares in x's collation, never an item's.
+      out->collation = CarriedCollation(*out->args[0]);
+      if (!out->collation) out->collation = BinaryCollation();
       return out;
     case ExprKind::kIsNull:
       out->kind = BoundExpr::Kind::kIsNull;
@@ -450,12 +470,14 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
     if (j.on) conditions.push_back(j.on.get());
   }
   if (select.where) conditions.push_back(select.where.get());
+  scope.unbound_items = &select.items;
   for (const Expr* condition : conditions) {
     scope.context = condition == select.where.get() ? "in WHERE" : "in ON";
     LQ_ASSIGN_OR_RETURN(BoundExprPtr c, Bind(*condition, scope));
     out.where =
         out.where ? MakeAnd(std::move(out.where), std::move(c)) : std::move(c);
   }
+  scope.unbound_items = nullptr;
   scope.aggregates = &out.aggregates;
   item_outputs_.clear();
   for (const parser::SelectItem& item : select.items) {
