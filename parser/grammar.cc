@@ -65,10 +65,6 @@ constexpr auto set_name_pos = [](auto& ctx) {
 };
 
 constexpr auto take = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
-constexpr auto take_paren = [](auto& ctx) {
-  _val(ctx) = std::move(_attr(ctx));
-  _val(ctx).big = false;  // -(9223372036854775808) stays REAL
-};
 constexpr auto push_self = [](auto& ctx) {
   _val(ctx).push_back(Convert(std::move(_attr(ctx))));
 };
@@ -125,7 +121,8 @@ constexpr auto open_unary = [](auto& ctx) {
   if (++v.height > st.options.max_expression_depth) ThrowDepth(st, raw->pos);
 };
 // The one folding the parser does: - 9223372036854775808 is INT64_MIN (as
-// in SQLite), since 9223372036854775808 alone does not fit an INTEGER.
+// in SQLite), since 9223372036854775808 alone does not fit an INTEGER; so
+// is -(9223372036854775808): parentheses keep `big`.
 constexpr auto close_unary = [](auto& ctx) {
   ParseState& st = St(ctx);
   PExpr& v = _val(ctx);
@@ -321,7 +318,7 @@ auto const array_expr_def = kw_at("ARRAY")[start_node(ExprKind::kArray)] >
 // only when it fails.
 auto const primary_def =
     literal_tok[take] | column_or_call[take] |
-    (ch_lparen > (reject(kw("SELECT"), "subquery") | nested[expr][take_paren]) >
+    (ch_lparen > (reject(kw("SELECT"), "subquery") | nested[expr][take]) >
      ch_rparen) |
     param_tok[take] | cast_expr[take] | array_expr[take] | case_expr[take] |
     (&kw("NOT") >> nested[not_expr][take]);
@@ -463,7 +460,7 @@ x3::rule<struct drop_index_id, DropIndex> const drop_index = "INDEX";
 auto const if_not_exists = kw("IF") > kw("NOT") > kw("EXISTS");
 auto const if_exists = kw("IF") > kw("EXISTS");
 auto const default_value_def =
-    (ch_lparen > nested[expr][take_paren] > ch_rparen) |
+    (ch_lparen > nested[expr][take] > ch_rparen) |
     (*sign_op[open_unary] >>
      (literal_tok[close_unary] | array_expr[close_unary]));
 auto const index_column_def =

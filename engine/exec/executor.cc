@@ -1,5 +1,6 @@
 #include "engine/exec/executor.h"
 
+#include <cmath>
 #include <utility>
 
 #include "engine/exec/build_operators.h"
@@ -62,6 +63,12 @@ Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
                               const char* what) {
   EvalContext ec{nullptr, ctx.params, nullptr};
   LQ_ASSIGN_OR_RETURN(Value v, Evaluate(expr, ec));
+  // As SQLite, TRUE is 1 and a REAL of an integral value is that integer.
+  if (v.type() == Type::kBoolean) v = Value::Int(v.int_value());
+  if (v.type() == Type::kReal && v.real_value() == std::trunc(v.real_value()) &&
+      std::fabs(v.real_value()) < 9.2e18) {
+    v = Value::Int(static_cast<int64_t>(v.real_value()));
+  }
   if (v.type() != Type::kInteger || v.int_value() < 0) {
     std::string shown = v.type() == Type::kReal && v.real_value() >= 9.2e18
                             ? "a number beyond 9223372036854775807"
