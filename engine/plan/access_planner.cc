@@ -368,17 +368,27 @@ class Planner {
     if (order && !order->empty() && !best.ordered &&
         rules_.on(Rule::kOrderedScan)) {
       std::optional<Choice> ordered;
+      // The rows the query matches, at most: the best single path's.
+      double matches = n_;
+      for (const AccessPath& p : paths) {
+        if (!p.spans.empty()) matches = std::min(matches, Rows(p));
+      }
       auto consider = [&](AccessPath p) {
         std::optional<bool> reverse = ProvidesOrder(*table_, p, *order);
         if (!reverse) return;
         double cost = PathCost(p);
         if (limit_hint >= 0 && Rows(p) > 0) {
-          // The scan stops after about limit_hint matches (a ranked index
-          // skips the OFFSET part of them without reading).
-          const double read = std::max<double>(
+          // The scan stops after about limit_hint matches, reading more
+          // rows than that when terms it does not answer reject some: a
+          // share matches/Rows(p) of them passes. A ranked index skips the
+          // OFFSET part without reading only when it answers every term.
+          const bool answers_all = p.exact && p.consumed.size() == terms.size();
+          const double wanted = std::max<double>(
               0, static_cast<double>(limit_hint) -
-                     (Counted(p) ? static_cast<double>(skip_) : 0.0));
-          cost = std::min(cost, read * kFetchCost + 1);
+                     (Counted(p) && answers_all ? static_cast<double>(skip_)
+                                                : 0.0));
+          const double share = std::clamp(matches / Rows(p), 1e-9, 1.0);
+          cost = std::min(cost, wanted / share * kFetchCost + 1);
         }
         if (!ordered || cost < ordered->cost) {
           Choice c = FromPath(std::move(p), terms.size(), *reverse, true);
