@@ -145,14 +145,24 @@ Result<std::string> SelectCursor::PreviousPageToken(int64_t rows) {
                                    std::to_string(rows));
   }
   // The previous page is the `rows` rows that precede this cursor's first
-  // row: those at or before the position this cursor started after (its
-  // row may have been deleted since). Its token is the position of the row
-  // before them, found by reading the plan backwards from the start
-  // position, that position included.
+  // row now: those at or before the position this cursor started after
+  // (its row may have been deleted since, rows inserted before it). Its
+  // token is the position of the row before them, found by reading the
+  // plan backwards from the start position, that position included. The
+  // rows OFFSET skips precede every page: when fewer than `rows` rows
+  // follow them, the previous page is the first page (which skips them
+  // again). Counting rows instead (the cursor's) would go stale as soon as
+  // rows are written.
   const ResumePoint& start = run_->start;
   const ResumePoint first_page = run_->Point(ResumePoint::Kind::kStart, 0);
   if (start.kind == ResumePoint::Kind::kStart ||
-      start.kind == ResumePoint::Kind::kDone || start.emitted <= rows) {
+      start.kind == ResumePoint::Kind::kDone) {
+    return Encode(first_page);
+  }
+  LQ_ASSIGN_OR_RETURN(Limits limits, EvaluateLimits(*run_->bound, run_->ctx));
+  int64_t want = 0;  // rows + 1 + the OFFSET, saturating
+  if (__builtin_add_overflow(rows, limits.offset, &want) ||
+      __builtin_add_overflow(want, int64_t{1}, &want)) {
     return Encode(first_page);
   }
   ResumePoint at_start = start;
@@ -160,16 +170,22 @@ Result<std::string> SelectCursor::PreviousPageToken(int64_t rows) {
   LQ_ASSIGN_OR_RETURN(
       std::unique_ptr<SelectRun> back,
       db_->StartSelectRun(run_->session, run_->stmt, run_->api_params,
-                          &at_start, rows + 1, run_->query));
+                          &at_start, want, run_->query));
   Row full;
-  int64_t read = 0;
-  while (read <= rows && back->exec.root->Next(&full)) ++read;
-  LQ_RETURN_IF_ERROR(back->exec.root->status());
-  if (read <= rows) return Encode(first_page);  // no row before the page
   ResumePoint p;
-  if (!back->PositionOf(full, start.emitted - rows, &p)) {
-    return Status::NotSupported("this plan cannot tell its position");
+  bool positioned = false;
+  int64_t read = 0;
+  while (read < want && back->exec.root->Next(&full)) {
+    if (++read == rows + 1) {
+      positioned = back->PositionOf(
+          full, std::max<int64_t>(0, start.emitted - rows), &p);
+      if (!positioned) {
+        return Status::NotSupported("this plan cannot tell its position");
+      }
+    }
   }
+  LQ_RETURN_IF_ERROR(back->exec.root->status());
+  if (read < want || !positioned) return Encode(first_page);
   return Encode(p);
 }
 

@@ -117,6 +117,9 @@ class SelectCursor : public Cursor {
   Status status() const override { return run_->exec.root->status(); }
   std::string ContinuationToken() const override;
   Result<std::string> PreviousPageToken(int64_t rows) override;
+  bool AtFirstPage() const override {
+    return run_->start.kind == ResumePoint::Kind::kStart;
+  }
 
  private:
   std::string Encode(const ResumePoint& p) const;

@@ -101,6 +101,8 @@ const Shape kLimitedShapes[] = {
     {"distinct top-k", "SELECT DISTINCT c % 9 FROM t LIMIT 7", "TopK 7"},
     {"index scan with limit", "SELECT id FROM t WHERE c > 2 LIMIT 11",
      "Limit 11"},
+    {"index scan with offset", "SELECT id FROM t WHERE c > 2 LIMIT 11 OFFSET 2",
+     "Skip 2"},
 };
 
 void CheckPreviousPages(const Shape& shape) {
@@ -224,43 +226,64 @@ TEST_P(TokenShapes, RowsPresentThroughoutComeOnceDespiteWrites) {
 // when the row the cursor started after (the previous page's last) is gone.
 TEST_P(TokenShapes, APreviousPageHoldsTheRowsBeforeItNow) {
   const Shape& shape = GetParam();
-  for (int gone : {2, 1}) {  // the previous page's last row, or its middle
+  // From page 3, deletes the previous page's last row or its middle one;
+  // -1: from page 2, inserts copies of the first page's rows (more rows
+  // precede the page now than the cursor counted: not the first page).
+  for (int gone : {2, 1, -1}) {
     auto db = Shapes();
     auto stmt = db->Prepare(shape.sql);
     ASSERT_TRUE(stmt.ok());
     auto cur = (*stmt)->Query();
     ASSERT_TRUE(cur.ok());
     std::vector<std::string> pages;
-    std::unique_ptr<Cursor> third = std::move(cur).value();
-    for (int p = 0; p < 2; ++p) {
+    std::unique_ptr<Cursor> third = std::move(cur).value();  // or second
+    for (int p = 0; p < (gone >= 0 ? 2 : 1); ++p) {
       pages.push_back(Read(*third, 3));
       third = ResumeOk(**stmt, third->ContinuationToken());
       ASSERT_NE(third, nullptr);
     }
     std::vector<std::string> second;
-    Words(pages[1], &second);
-    ASSERT_EQ(second.size(), 3u) << pages[1];
-    Exec(*db, std::string("DELETE FROM t WHERE ") + shape.output + " = " +
-                  second[gone]);
+    Words(pages.back(), &second);
+    ASSERT_EQ(second.size(), 3u) << pages.back();
+    if (gone >= 0) {
+      Exec(*db, std::string("DELETE FROM t WHERE ") + shape.output + " = " +
+                    second[gone]);
+    } else {
+      std::vector<std::string> first;
+      Words(pages[0], &first);
+      std::string in;
+      for (const std::string& w : first) in += (in.empty() ? "" : ", ") + w;
+      Exec(*db, std::string("INSERT INTO t SELECT id + 100, a, b, c, tags ") +
+                    "FROM t WHERE " + shape.output + " IN (" + in + ")");
+    }
+    // The previous page ends where the cursor started: the row it started
+    // after, or (deleted) the row before its first row. The page's first
+    // row now follows it: a row inserted there since comes before the one
+    // the cursor read in its snapshot.
     const std::string first_of_third = Read(*third, 1);
     ASSERT_FALSE(first_of_third.empty());
     auto now = db->Query(shape.sql);
     ASSERT_TRUE(now.ok());
     std::vector<std::string> rows;
     Words(Read(**now), &rows);
-    auto at = std::find(rows.begin(), rows.end(), first_of_third);
+    auto at = gone >= 0 ? std::find(rows.begin(), rows.end(), first_of_third)
+                        : std::find(rows.begin(), rows.end(), second.back());
+    ASSERT_NE(at, rows.end());
+    if (gone < 0) ++at;  // past the row the cursor started after
     ASSERT_NE(at, rows.end());
     ASSERT_GE(at - rows.begin(), 3);
     std::string expected;
-    for (auto it = at - 3; it != at; ++it) {
+    for (auto it = at - 3; it != at + 1; ++it) {
       expected += (expected.empty() ? "" : " ") + *it;
     }
     auto back = third->PreviousPageToken(3);
     ASSERT_TRUE(back.ok()) << back.status().ToString();
     auto again = ResumeOk(**stmt, *back);
     ASSERT_NE(again, nullptr);
-    EXPECT_EQ(Read(*again, 4), expected + " " + first_of_third)
-        << shape.name << ", deleted " << second[gone];
+    EXPECT_EQ(Read(*again, 4), expected)
+        << shape.name
+        << (gone >= 0 ? ", deleted " + second[gone]
+                      : ", inserted copies of " + pages[0]);
   }
 }
 

@@ -283,6 +283,31 @@ TEST_F(ShellTest, PageShowsNRowsAndNextPrevMoveByTokens) {
   EXPECT_NE(TakeErr().find("no query is being paged"), std::string::npos);
 }
 
+// .prev shows the rows that precede the page now: after deletes it may
+// reach the first page early (and says so), after inserts it may not be
+// the first page yet where the page count says it would be.
+TEST_F(ShellTest, PrevFollowsRowsWrittenSince) {
+  RunLines({"CREATE TABLE q (id INTEGER PRIMARY KEY);",
+            "INSERT INTO q VALUES (1), (2), (3), (4), (5), (6), (7), (8);",
+            ".mode csv", ".headers off", ".page 2"});
+  Run("SELECT id FROM q;");
+  Run(".next");
+  Run(".next");
+  EXPECT_EQ(Run(".next"),
+            "7\n8\n-- page 4, rows 7-8; .next for more; .prev to go back\n");
+  Run("DELETE FROM q WHERE id IN (1, 2, 3, 4);");
+  EXPECT_EQ(Run(".prev"), "5\n6\n-- page 1, rows 1-2; .next for more\n");
+  Run(".prev");
+  EXPECT_EQ(TakeErr(), "Error: InvalidArgument: this is the first page\n");
+  EXPECT_EQ(Run(".next"),
+            "7\n8\n-- page 2, rows 3-4; .next for more; .prev to go back\n");
+  Run("INSERT INTO q VALUES (-1), (0);");
+  EXPECT_EQ(Run(".prev"),
+            "5\n6\n-- page 2, rows 3-4; .next for more; .prev to go back\n");
+  EXPECT_EQ(Run(".prev"), "-1\n0\n-- page 1, rows 1-2; .next for more\n");
+  EXPECT_EQ(TakeErr(), "");
+}
+
 TEST_F(ShellTest, StatementsWithoutColumnsPrintNothing) {
   EXPECT_EQ(Run("CREATE TABLE u (a INTEGER); INSERT INTO u VALUES (1);"), "");
   EXPECT_EQ(Run("SELECT a FROM u; SELECT a + 1 AS b FROM u;"),

@@ -123,6 +123,10 @@ class Cursor {
     (void)rows;
     return Status::NotSupported("this result cannot be paged");
   }
+  // Whether this cursor reads the query from its first row: it was not
+  // resumed, or resumed from a token for the first page (which
+  // PreviousPageToken gives once no earlier page is left).
+  virtual bool AtFirstPage() const { return true; }
 };
 
 // One table or index of the schema, with the statement that created it.

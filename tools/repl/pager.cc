@@ -1,5 +1,7 @@
 #include "tools/repl/pager.h"
 
+#include <algorithm>
+
 namespace levelql::repl {
 
 void Pager::Forget() {
@@ -34,7 +36,9 @@ Status Pager::ShowFrom(const std::string& token, int64_t page,
   Result<int64_t> shown = show(**cursor, page_rows_);
   if (!shown.ok()) return shown.status();
   cursor_ = std::move(cursor).value();
-  page_ = page;
+  // Rows written since may leave no earlier page (then this is page 1), or
+  // leave some before page 1's place (then it is not page 1 yet).
+  page_ = cursor_->AtFirstPage() ? 1 : std::max<int64_t>(page, 2);
   shown_ = *shown;
   return Status::OK();
 }
@@ -49,7 +53,9 @@ Status Pager::Next(const ShowPage& show) {
 
 Status Pager::Previous(const ShowPage& show) {
   if (!active()) return Status::InvalidArgument("no query is being paged");
-  if (page_ <= 1) return Status::InvalidArgument("this is the first page");
+  if (cursor_->AtFirstPage()) {
+    return Status::InvalidArgument("this is the first page");
+  }
   Result<std::string> token = cursor_->PreviousPageToken(page_rows_);
   if (!token.ok()) return token.status();
   return ShowFrom(*token, page_ - 1, show);
