@@ -230,6 +230,27 @@ TEST(EngineTest, DataAndCatalogSurviveReopen) {
   ExpectClean(**db);
 }
 
+// A read-only open writes nothing where there is no database: it neither
+// creates the directory nor leaves LevelDB files behind.
+TEST(EngineTest, ReadOnlyOpenOfNoDatabaseCreatesNothing) {
+  TempDir dir;
+  const std::string path = dir.path() + "/none";
+  Options options;
+  options.read_only = true;
+  auto db = Database::Open(path, options);
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.status().ToString(),
+            "NotFound: cannot open database '" + path +
+                "' read-only: there is no database there (a read-only open "
+                "creates none)");
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_EQ(Database::Open(":memory:", options).status().code(),
+            Status::Code::kInvalidArgument);
+  // A database that exists opens read-only.
+  ASSERT_TRUE(Database::Open(path).ok());
+  EXPECT_TRUE(Database::Open(path, options).ok());
+}
+
 TEST(EngineTest, SecondOpenInTheSameProcessSaysTheDatabaseIsInUse) {
   TempDir dir;
   auto first = Database::Open(dir.path());

@@ -210,10 +210,19 @@ TEST(SkipStream, CountsWhatItsStreamHasLeftPastTheSkip) {
   std::vector<std::unique_ptr<RowIdStream>> children;
   children.push_back(Stream({1, 4, 12}, &a));
   children.push_back(Stream({4, 5, 12, 30}, &b));
-  auto s = NewSkipStream(NewUnionStream(std::move(children), nullptr), 2);
+  auto s =
+      NewSkipStream(NewUnionStream(std::move(children), nullptr), 2, nullptr);
   int64_t n = -1;
   ASSERT_TRUE(s->CountRemaining(&n));
   EXPECT_EQ(n, 3);  // 5, 12, 30
+}
+
+TEST(SkipStream, CountsTheKeysItHandsOutForExplainAnalyze) {
+  VectorStream::Calls a;
+  NodeStats stats;
+  auto s = NewSkipStream(Stream({1, 4, 12, 30, 31}, &a), 2, &stats);
+  EXPECT_EQ(Drain(*s), "(12)(30)(31)");
+  EXPECT_EQ(stats.rows, 3u);
 }
 
 TEST(IntersectStream, CountsOnlyWhenExact) {

@@ -103,7 +103,8 @@ class Accumulator {
     } else if (int64_t sum;
                !real_ && __builtin_add_overflow(isum_, n.int_value(), &sum)) {
       if (spec_->kind == AggregateKind::kSum) {
-        return Status::TypeError("integer overflow in SUM");
+        return Status::TypeError(PlaceOf(*spec_->arg) +
+                                 "integer overflow in SUM");
       }
       real_ = true;  // (AVG reads rsum_ alone)
     } else if (!real_) {

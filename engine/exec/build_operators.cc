@@ -90,7 +90,7 @@ std::unique_ptr<RowIdStream> BuildKeys(PlanNode* node, ExecContext* ctx,
                              node->reverse, &node->stats);
     case Kind::kSkip:
       return NewSkipStream(BuildKeys(node->children[0].get(), ctx, t),
-                           node->skip_rows);
+                           node->skip_rows, &node->stats);
     default:
       return nullptr;
   }

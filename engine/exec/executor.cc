@@ -66,7 +66,8 @@ Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
   // As SQLite, TRUE is 1 and a REAL of an integral value is that integer.
   if (v.type() == Type::kBoolean) v = Value::Int(v.int_value());
   if (v.type() == Type::kReal && v.real_value() == std::trunc(v.real_value()) &&
-      std::fabs(v.real_value()) < 9.2e18) {
+      v.real_value() >= -9223372036854775808.0 &&
+      v.real_value() < 9223372036854775808.0) {
     v = Value::Int(static_cast<int64_t>(v.real_value()));
   }
   if (v.type() != Type::kInteger || v.int_value() < 0) {

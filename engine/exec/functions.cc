@@ -114,7 +114,11 @@ Result<Value> Replace(const std::vector<Value>& args) {
   // text as it is (its type too), before the replacement is looked at.
   if (args[0].is_null() || args[1].is_null()) return Value();
   const std::string from = ValueToText(args[1]);
-  if (from.empty()) return args[0];
+  // (SQLite reads a blob as text in place: it comes back TEXT.)
+  if (from.empty()) {
+    return args[0].type() == Type::kBlob ? Value::Text(args[0].text())
+                                         : args[0];
+  }
   if (args[2].is_null()) return Value();
   const std::string x = ValueToText(args[0]);
   const std::string to = ValueToText(args[2]);

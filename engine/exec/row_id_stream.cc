@@ -716,14 +716,16 @@ class SortedStream : public RowIdStream {
 
 class SkipStream : public RowIdStream {
  public:
-  SkipStream(std::unique_ptr<RowIdStream> child, int64_t n)
-      : child_(std::move(child)), n_(n) {
+  SkipStream(std::unique_ptr<RowIdStream> child, int64_t n, NodeStats* stats)
+      : child_(std::move(child)), n_(n), stats_(stats) {
     child_->SkipKeys(n_);
+    Count();
   }
   bool Park() override { return child_->Park(); }
   void Rewind() override {
     child_->Rewind();
     child_->SkipKeys(n_);
+    Count();
   }
   bool Valid() const override { return child_->Valid(); }
   std::string_view pk() const override { return child_->pk(); }
@@ -738,15 +740,29 @@ class SkipStream : public RowIdStream {
   }
   void ResumeAtEntry(std::string_view key, bool inclusive) override {
     child_->ResumeAtEntry(key, inclusive);
+    Count();
   }
-  void Next() override { child_->Next(); }
-  void Seek(std::string_view target) override { child_->Seek(target); }
+  void Next() override {
+    child_->Next();
+    Count();
+  }
+  void Seek(std::string_view target) override {
+    if (Valid() && (reverse() ? pk() <= target : pk() >= target)) return;
+    child_->Seek(target);
+    Count();
+  }
   bool CountRemaining(int64_t* n) override { return child_->CountRemaining(n); }
   Status status() const override { return child_->status(); }
 
  private:
+  // EXPLAIN ANALYZE: a key the stream now stands on.
+  void Count() {
+    if (stats_ && child_->Valid()) ++stats_->rows;
+  }
+
   std::unique_ptr<RowIdStream> child_;
   const int64_t n_;
+  NodeStats* stats_;
 };
 
 // Whether every entry in a span of `path` is the span's start followed by
@@ -813,8 +829,8 @@ void ResumeAtPk(RowIdStream* ids, std::string_view pk, bool inclusive) {
 }
 
 std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
-                                           int64_t n) {
-  return std::make_unique<SkipStream>(std::move(child), n);
+                                           int64_t n, NodeStats* stats) {
+  return std::make_unique<SkipStream>(std::move(child), n, stats);
 }
 
 }  // namespace levelql

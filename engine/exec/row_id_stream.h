@@ -122,9 +122,10 @@ std::unique_ptr<RowIdStream> NewSortedStream(std::unique_ptr<RowIdStream> child,
 // at it when `inclusive` (resuming a continuation token of kind kPk).
 void ResumeAtPk(RowIdStream* ids, std::string_view pk, bool inclusive);
 
-// Skips the first `n` keys without reading rows (OFFSET on an exact scan).
+// Skips the first `n` keys without reading rows (OFFSET on an exact scan);
+// `stats` (may be null) counts the keys it then stands on.
 std::unique_ptr<RowIdStream> NewSkipStream(std::unique_ptr<RowIdStream> child,
-                                           int64_t n);
+                                           int64_t n, NodeStats* stats);
 
 }  // namespace levelql
 

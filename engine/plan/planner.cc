@@ -404,8 +404,12 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
     // query's LIMIT allows do not matter here, only the page size.
     if (root->kind == Kind::kLimit) root = std::move(root->children[0]);
     // A top-k kept as many rows as the forward read still had to return
-    // (none once it was done); backwards it keeps one page.
-    if (root->kind == Kind::kTopK) {
+    // (none once it was done); backwards it keeps what the read needs, or
+    // past kMaxTopK rows becomes a sort (which spills within its budget).
+    if (root->kind == Kind::kTopK && input.backward_rows > kMaxTopK) {
+      root->kind = Kind::kSort;
+      root->detail.clear();
+    } else if (root->kind == Kind::kTopK) {
       root->top_rows = input.backward_rows;
       root->detail = std::to_string(input.backward_rows);
     }

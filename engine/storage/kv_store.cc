@@ -36,6 +36,22 @@ Status FromLevelDb(const leveldb::Status& s) {
   return Status::IOError(s.ToString());
 }
 
+// A failure to open the database at `path`: LevelDB's message without its
+// own kind ("NotFound: "; the Status carries one) after the path. An
+// invalid argument (no database, create_if_missing off) is the path's
+// problem: an IOError.
+Status OpenError(const std::string& path, const leveldb::Status& s) {
+  std::string message = s.ToString();
+  if (size_t colon = message.find(": "); colon != std::string::npos) {
+    message.erase(0, colon + 2);
+  }
+  const std::string text = "cannot open database '" + path + "': " + message;
+  if (s.IsNotFound()) return Status::NotFound(text);
+  if (s.IsCorruption()) return Status::Corruption(text);
+  if (s.IsNotSupportedError()) return Status::NotSupported(text);
+  return Status::IOError(text);
+}
+
 leveldb::Status PosixError(const std::string& name, int error) {
   if (error == ENOENT) return leveldb::Status::NotFound(name, strerror(error));
   return leveldb::Status::IOError(name, strerror(error));
@@ -263,10 +279,18 @@ class LevelDbStore : public KvStore {
     auto store = std::unique_ptr<LevelDbStore>(new LevelDbStore());
     leveldb::Options lo;
     std::string db_path = path;
+    // A read-only open never makes a database (LevelDB would create the
+    // directory and its files before levelql could refuse the empty one).
+    const bool create = options.create_if_missing && !options.read_only;
     if (env != nullptr) {
       lo.env = env;
-      lo.create_if_missing = options.create_if_missing;
+      lo.create_if_missing = create;
     } else if (path == ":memory:") {
+      if (options.read_only) {
+        return Status::InvalidArgument(
+            "a read-only in-memory database would be empty: open a database "
+            "directory read-only");
+      }
       store->env_.reset(leveldb::NewMemEnv(leveldb::Env::Default()));
       lo.env = store->env_.get();
       db_path = "/levelql-memory";
@@ -274,7 +298,12 @@ class LevelDbStore : public KvStore {
     } else {
       lo.env = PreadEnv::Get();
       store->blocks_verified_ = true;
-      lo.create_if_missing = options.create_if_missing;
+      lo.create_if_missing = create;
+      if (options.read_only && !lo.env->FileExists(path + "/CURRENT")) {
+        return Status::NotFound("cannot open database '" + path +
+                                "' read-only: there is no database there (a "
+                                "read-only open creates none)");
+      }
     }
     if (options.bloom_bits_per_key > 0) {
       store->filter_.reset(
@@ -294,11 +323,7 @@ class LevelDbStore : public KvStore {
       if (std::string in_use = InUseMessage(s, db_path); !in_use.empty()) {
         return Status::IOError(in_use);
       }
-      Status st = FromLevelDb(s);
-      return Status(st.code() == Status::Code::kInvalidArgument
-                        ? Status::IOError("cannot open database '" + path +
-                                          "': " + s.ToString())
-                        : st);
+      return OpenError(path, s);
     }
     store->db_.reset(db);
     return std::unique_ptr<KvStore>(std::move(store));
