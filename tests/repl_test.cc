@@ -601,6 +601,42 @@ std::string PeopleCsv(bool broken) {
   return csv;
 }
 
+// In a script, an error names the file, and the line and column in it of
+// what failed (a statement's own position made the file's), or the line a
+// statement or dot-command starts on.
+TEST_F(TempDirTest, ScriptErrorsNameTheFileLineAndColumn) {
+  std::string path = Write("s.sql",
+                           "CREATE TABLE t (id INTEGER PRIMARY KEY);\n"
+                           "\n"
+                           "SELEC 1;\n"
+                           "SELECT id\n"
+                           "  FROM t\n"
+                           "  WHERE nosuch = 1;\n"
+                           ".import nofile.csv t\n"
+                           "SELECT 1; SELECT x FROM t;\n");
+  Run(".read " + path);
+  const std::string err = TakeErr();
+  EXPECT_NE(err.find("Error: " + path +
+                     ":3:1: SyntaxError: expected statement near \"SELEC\""),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("Error: " + path +
+                     ":6:9: NotFound: no column nosuch in table t\n"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("Error: " + path + ":7: .import nofile.csv: cannot open"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("imported 0 rows"), std::string::npos) << err;
+  EXPECT_NE(
+      err.find("Error: " + path + ":8:18: NotFound: no column x in table t\n"),
+      std::string::npos)
+      << err;
+  // Typed input keeps the statement's own position.
+  Run("SELEC 2;");
+  EXPECT_EQ(TakeErr().rfind("Error: SyntaxError at 1:1:", 0), 0u);
+}
+
 TEST_F(TempDirTest, ImportStopsAtTheBadLineKeepingExactlyTheRowsBeforeIt) {
   Run("CREATE TABLE people (id INTEGER, name TEXT, score REAL);");
   // Batches are 1000 rows, so the error falls in the second batch: its rows

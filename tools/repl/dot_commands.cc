@@ -252,7 +252,12 @@ void Shell::CmdImport(const std::vector<std::string>& args) {
     Fail(".import " + request.path + ": " + result.error);
   }
   out().flush();
-  err_ << ImportSummary(result, request, positional[0], positional[1]) << "\n";
+  // Nothing to sum up when nothing was read (no file, no table).
+  if (result.error.empty() || result.rows > 0 || result.skipped > 0 ||
+      result.stop_line > 0) {
+    err_ << ImportSummary(result, request, positional[0], positional[1])
+         << "\n";
+  }
   err_.flush();
 }
 

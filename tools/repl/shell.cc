@@ -133,11 +133,49 @@ int Shell::exit_code() const {
   return failures_ > 0 ? 1 : 0;
 }
 
+namespace {
+
+// "Kind at L:C: rest" -> {Kind, L, C, rest}; false for "Kind: rest".
+bool SplitPlaced(const std::string& message, std::string* kind, int* line,
+                 int* column, std::string* rest) {
+  const size_t at = message.find(" at ");
+  const size_t colon = message.find(": ");
+  if (at == std::string::npos || colon == std::string::npos || colon < at) {
+    return false;
+  }
+  int l = 0, c = 0, n = 0;
+  if (std::sscanf(message.c_str() + at, " at %d:%d: %n", &l, &c, &n) != 2 ||
+      n == 0) {
+    return false;
+  }
+  *kind = message.substr(0, at);
+  *line = l;
+  *column = c;
+  *rest = message.substr(at + static_cast<size_t>(n));
+  return true;
+}
+
+}  // namespace
+
 void Shell::Fail(const std::string& message) {
   out().flush();
   // After the terminal echoed ^C, start the message on a line of its own.
   if (options_.interactive && interrupted_) err_ << "\n";
-  err_ << "Error: " << message << "\n";
+  if (place_.name) {
+    std::string kind, rest;
+    int line = 0, column = 0;
+    if (SplitPlaced(message, &kind, &line, &column, &rest)) {
+      // The statement's own position, in the file.
+      const int file_column = line == 1 ? place_.column + column - 1 : column;
+      err_ << "Error: " << *place_.name << ":" << place_.line + line - 1 << ":"
+           << file_column << ": " << kind << ": " << rest << "\n";
+    } else {
+      err_ << "Error: " << *place_.name << ":" << place_.line << ": " << message
+           << "\n";
+    }
+  } else {
+    err_ << "Error: " << message << "\n";
+  }
   err_.flush();
   ++failures_;
   if (options_.bail) {
@@ -153,13 +191,18 @@ bool Shell::ProcessLine(std::string_view line) {
 
 bool Shell::ProcessLineIn(Input& input, std::string_view line) {
   if (exiting_) return false;
+  ++input.line;
   if (input.buffer.empty()) {
     std::string_view t = TrimView(line);
     if (t.starts_with('.')) {
+      const Place outer = place_;
+      if (!input.name.empty()) place_ = Place{&input.name, input.line, 1};
       DoDotCommand(t);
+      place_ = outer;
       return !exiting_;
     }
     if (IsBlankSql(line)) return true;
+    input.first_line = input.line;
   }
   input.buffer.append(line);
   input.buffer += '\n';
@@ -168,7 +211,7 @@ bool Shell::ProcessLineIn(Input& input, std::string_view line) {
   } else if (IsCompleteStatement(input.buffer)) {
     std::string buffer = std::move(input.buffer);
     input.buffer.clear();
-    RunBuffer(buffer);
+    RunBuffer(input, buffer);
   }
   return !exiting_;
 }
@@ -177,7 +220,7 @@ bool Shell::FinishInput(Input& input) {
   std::string buffer = std::move(input.buffer);
   input.buffer.clear();
   // SplitStatements drops a blank tail, also an unterminated /* comment.
-  if (!exiting_) RunBuffer(buffer);
+  if (!exiting_) RunBuffer(input, buffer);
   return !exiting_;
 }
 
@@ -189,7 +232,7 @@ bool Shell::Finish() {
 
 bool Shell::RunText(std::string_view text) {
   std::istringstream in{std::string(text)};
-  return RunStream(in);
+  return RunStream(in, "");
 }
 
 bool Shell::RunFile(const std::string& path) {
@@ -198,16 +241,17 @@ bool Shell::RunFile(const std::string& path) {
     Fail("cannot open " + path + ": " + std::strerror(errno));
     return !exiting_;
   }
-  return RunStream(in);
+  return RunStream(in, path);
 }
 
-bool Shell::RunStream(std::istream& in) {
+bool Shell::RunStream(std::istream& in, const std::string& name) {
   if (read_depth_ >= 16) {
     Fail(".read: files nested more than 16 deep");
     return !exiting_;
   }
   ++read_depth_;
   Input input;
+  input.name = name;
   std::string line;
   while (!exiting_ && !bailing_ && !interrupted_ && std::getline(in, line)) {
     if (line.ends_with('\r')) line.pop_back();
@@ -218,11 +262,30 @@ bool Shell::RunStream(std::istream& in) {
   return !exiting_;
 }
 
-void Shell::RunBuffer(const std::string& buffer) {
+void Shell::RunBuffer(const Input& input, const std::string& buffer) {
+  const Place outer = place_;
+  size_t from = 0;  // where the next statement's text is looked for
   for (const std::string& sql : SplitStatements(buffer)) {
     if (exiting_ || bailing_) break;
+    if (!input.name.empty()) {
+      // The statement's text is the buffer's, trimmed: find where it starts.
+      size_t at = buffer.find(sql, from);
+      if (at == std::string::npos) at = from;
+      from = at + sql.size();
+      const size_t line_start = buffer.rfind('\n', at == 0 ? 0 : at - 1);
+      const size_t before = at == 0 ? 0 : at;
+      place_ = Place{&input.name,
+                     input.first_line +
+                         static_cast<int>(std::count(
+                             buffer.begin(), buffer.begin() + before, '\n')),
+                     static_cast<int>(line_start == std::string::npos || at == 0
+                                          ? at + 1
+                                          : at - line_start)};
+    }
     // Ctrl-C drops the statements after the interrupted one, too.
-    if (!RunStatement(sql) && interrupted_) break;
+    const bool ok = RunStatement(sql);
+    place_ = outer;
+    if (!ok && interrupted_) break;
   }
 }
 

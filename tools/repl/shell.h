@@ -115,13 +115,24 @@ class Shell {
  private:
   struct Input {
     std::string buffer;  // SQL typed so far, not yet complete
+    // A script file's name (-f, .read): errors then say where in it they
+    // are. Empty for typed or piped input and -c.
+    std::string name;
+    int line = 0;        // lines read
+    int first_line = 0;  // the line the buffer starts on
+  };
+  // Where the statement or dot-command running now is in its script.
+  struct Place {
+    const std::string* name = nullptr;  // null: not in a script
+    int line = 0;
+    int column = 1;
   };
 
   bool ProcessLineIn(Input& input, std::string_view line);
   bool FinishInput(Input& input);
-  bool RunStream(std::istream& in);
+  bool RunStream(std::istream& in, const std::string& name);
   // Runs every statement of a complete buffer.
-  void RunBuffer(const std::string& buffer);
+  void RunBuffer(const Input& input, const std::string& buffer);
   // Runs one statement; false when it failed.
   bool RunStatement(const std::string& sql);
   // Renders the rows of a query that was run; false on error.
@@ -150,7 +161,10 @@ class Shell {
   void CmdToggle(const std::string& name, const std::vector<std::string>& args,
                  bool* flag);
 
-  // Prints "Error: <message>" and counts a failure (see .bail).
+  // Prints "Error: <message>" and counts a failure (see .bail). In a script
+  // the message starts with the file's line and column ("demo.sql:7:13:
+  // SyntaxError: ..."): a statement's own "at line:column" made the file's,
+  // else where the statement starts.
   void Fail(const std::string& message);
   // Rolls back a transaction left open, saying so on err (`why`: what ends
   // it, e.g. ".quit").
@@ -175,6 +189,7 @@ class Shell {
   std::unique_ptr<Database> db_;
   std::string db_path_;
   Input top_;
+  Place place_;
   std::map<std::string, Value> params_;  // .param, keys without the colon
   Pager pager_;                          // .page
   std::map<std::string, std::vector<std::string>> column_cache_;
