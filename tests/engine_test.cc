@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "engine/catalog/catalog.h"
 #include "engine/storage/kv_store.h"
@@ -249,6 +250,21 @@ TEST(EngineTest, ReadOnlyOpenOfNoDatabaseCreatesNothing) {
   // A database that exists opens read-only.
   ASSERT_TRUE(Database::Open(path).ok());
   EXPECT_TRUE(Database::Open(path, options).ok());
+}
+
+// A new database is made only in a new or empty directory: never among
+// other files (nothing is written there).
+TEST(EngineTest, NoDatabaseIsCreatedAmongOtherFiles) {
+  TempDir dir;
+  std::ofstream(dir.path() + "/notes.csv") << "a,b\n";
+  auto db = Database::Open(dir.path());
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.status().ToString(),
+            "IOError: cannot create a database in '" + dir.path() +
+                "': it is a directory that holds other files (notes.csv) "
+                "and no levelql database; use a new or empty directory");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/CURRENT"));
+  EXPECT_TRUE(Database::Open(dir.path() + "/sub").ok());
 }
 
 TEST(EngineTest, SecondOpenInTheSameProcessSaysTheDatabaseIsInUse) {

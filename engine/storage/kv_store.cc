@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "engine/storage/crc32c.h"
 #include "engine/storage/iterator_pool.h"
@@ -299,10 +300,27 @@ class LevelDbStore : public KvStore {
       lo.env = PreadEnv::Get();
       store->blocks_verified_ = true;
       lo.create_if_missing = create;
-      if (options.read_only && !lo.env->FileExists(path + "/CURRENT")) {
+      const bool exists = lo.env->FileExists(path + "/CURRENT");
+      if (options.read_only && !exists) {
         return Status::NotFound("cannot open database '" + path +
                                 "' read-only: there is no database there (a "
                                 "read-only open creates none)");
+      }
+      // A new database goes in a new or empty directory, never among
+      // other files (a typo in a path must not scatter LevelDB's files
+      // through someone's folder).
+      std::vector<std::string> children;
+      if (!exists && lo.env->GetChildren(path, &children).ok()) {
+        for (const std::string& child : children) {
+          if (child == "." || child == ".." || child == "LOCK" ||
+              child == "LOG" || child == "LOG.old") {
+            continue;
+          }
+          return Status::IOError(
+              "cannot create a database in '" + path +
+              "': it is a directory that holds other files (" + child +
+              ") and no levelql database; use a new or empty directory");
+        }
       }
     }
     if (options.bloom_bits_per_key > 0) {

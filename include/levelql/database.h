@@ -203,7 +203,10 @@ class Transaction {
 class Database {
  public:
   // Opens (or creates) the database at `path`; ":memory:" is a private
-  // in-memory database that vanishes when closed. levelql is single-process
+  // in-memory database that vanishes when closed. A new database is created
+  // only in a new or empty directory (an IOError otherwise: a mistyped path
+  // must not scatter files among others), and never by a read-only open
+  // (NotFound when there is none). levelql is single-process
   // by design: while a database is open, opening it again - from another
   // process, or a second time in this one - fails with an IOError saying it
   // is in use (its lock file PATH/LOCK is held). Share one Database between
