@@ -149,7 +149,13 @@ Value Instr(const std::vector<Value>& args) {
       args[0].type() == Type::kBlob && args[1].type() == Type::kBlob;
   const std::string x = bytes ? args[0].text() : ValueToText(args[0]);
   const std::string y = bytes ? args[1].text() : ValueToText(args[1]);
-  const size_t hit = x.find(y);
+  // As text, a match starts at a character (a blob needle's bytes cannot
+  // match inside one), as in SQLite.
+  size_t hit = x.find(y);
+  while (!bytes && hit != std::string::npos && hit < x.size() &&
+         (static_cast<unsigned char>(x[hit]) & 0xC0) == 0x80) {
+    hit = x.find(y, hit + 1);
+  }
   if (hit == std::string::npos) return Value::Int(0);
   if (bytes) return Value::Int(static_cast<int64_t>(hit) + 1);
   return Value::Int(
