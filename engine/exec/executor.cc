@@ -63,8 +63,10 @@ Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
                               const char* what) {
   EvalContext ec{nullptr, ctx.params, nullptr};
   LQ_ASSIGN_OR_RETURN(Value v, Evaluate(expr, ec));
-  // As SQLite, TRUE is 1 and a REAL of an integral value is that integer.
+  // As SQLite, TRUE is 1, text that is wholly a number reads as one, and
+  // a REAL of an integral value is that integer.
   if (v.type() == Type::kBoolean) v = Value::Int(v.int_value());
+  if (v.type() == Type::kText) v = ApplyAffinity(v, Affinity::kNumeric);
   if (v.type() == Type::kReal && v.real_value() == std::trunc(v.real_value()) &&
       v.real_value() >= -9223372036854775808.0 &&
       v.real_value() < 9223372036854775808.0) {
