@@ -323,6 +323,11 @@ bool LikePrefix(std::string_view pattern, std::optional<char32_t> escape,
 Collation::Collation(Kind kind, std::string name, UCollator* collator)
     : kind_(kind), name_(std::move(name)), collator_(collator) {}
 
+const Collation* Collation::Binary() {
+  static const Collation* binary = Get("binary").value();
+  return binary;
+}
+
 Result<const Collation*> Collation::Get(std::string_view name) {
   std::string lower(name);
   for (char& c : lower) {

@@ -91,6 +91,8 @@ class Collation {
   // back to the root order), or collation options ICU rejects. The result
   // lives until the process exits.
   static Result<const Collation*> Get(std::string_view name);
+  // Get("binary"): what a comparison uses when no operand carries one.
+  static const Collation* Binary();
 
   Collation(const Collation&) = delete;
   Collation& operator=(const Collation&) = delete;

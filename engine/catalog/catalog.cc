@@ -7,14 +7,14 @@
 #include "engine/plan/continuation.h"
 #include "indexes/row_format.h"
 #include "indexes/salt.h"
+#include "parser/parse_error.h"
 #include "parser/parser.h"
 
 namespace levelql {
 namespace {
 
 std::string Where(const parser::Position& pos) {
-  return "at " + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
-         ": ";
+  return parser::Place(pos) + ": ";
 }
 
 Result<const Collation*> CollationFor(const std::string& name,

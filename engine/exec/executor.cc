@@ -7,13 +7,13 @@
 #include "engine/exec/value_ops.h"
 #include "engine/plan/planner.h"
 #include "indexes/collation.h"
+#include "parser/parse_error.h"
 
 namespace levelql {
 namespace {
 
 std::string Where(const parser::Position& pos) {
-  return "at " + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
-         ": ";
+  return parser::Place(pos) + ": ";
 }
 
 // Builds a full row for `table` from target columns and values: defaults for

@@ -5,17 +5,13 @@
 #include <limits>
 
 #include "engine/exec/functions.h"
+#include "parser/parse_error.h"
 
 namespace levelql {
 namespace {
 
 using parser::BinaryOp;
 using parser::UnaryOp;
-
-const Collation* BinaryCollation() {
-  static const Collation* binary = Collation::Get("binary").value();
-  return binary;
-}
 
 // An error raised by node `e` itself (not by its arguments) names its
 // place in the statement, as the binder's errors do.
@@ -66,7 +62,7 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
       const BoundExpr& w = *e.args[i];
       const Collation* c = CarriedCollation(x);
       if (!c) c = CarriedCollation(w);
-      if (!c) c = BinaryCollation();
+      if (!c) c = Collation::Binary();
       holds = Truth(
           CompareOp(BinaryOp::kEq, operand, when, x.affinity, w.affinity, c));
     } else {
@@ -222,8 +218,8 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       if (!CarriedCollation(*e.args[0])) {
         lo_collation = CarriedCollation(*e.args[1]);
         hi_collation = CarriedCollation(*e.args[2]);
-        if (!lo_collation) lo_collation = BinaryCollation();
-        if (!hi_collation) hi_collation = BinaryCollation();
+        if (!lo_collation) lo_collation = Collation::Binary();
+        if (!hi_collation) hi_collation = Collation::Binary();
       }
       auto between = [&](const Value& x) -> Result<Value> {
         Affinity ax = e.args[0]->affinity;
@@ -287,11 +283,10 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       if (text.is_null() || pattern.is_null()) return Value();
       if (pattern.type() == Type::kText &&
           pattern.text().size() > kMaxLikePatternBytes) {
-        return Status::LimitExceeded(
-            "at " + std::to_string(e.pos.line) + ":" +
-            std::to_string(e.pos.column) + ": LIKE pattern is " +
-            std::to_string(pattern.text().size()) + " bytes; the limit is " +
-            std::to_string(kMaxLikePatternBytes));
+        return Status::LimitExceeded(PlaceOf(e) + "LIKE pattern is " +
+                                     std::to_string(pattern.text().size()) +
+                                     " bytes; the limit is " +
+                                     std::to_string(kMaxLikePatternBytes));
       }
       if (text.type() == Type::kList) {
         // Multi-valued: true when some element matches - for NOT LIKE,
@@ -329,8 +324,7 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
 
 std::string PlaceOf(const BoundExpr& e) {
   if (e.pos.line == 0) return {};
-  return "at " + std::to_string(e.pos.line) + ":" +
-         std::to_string(e.pos.column) + ": ";
+  return parser::Place(e.pos) + ": ";
 }
 
 Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx) {

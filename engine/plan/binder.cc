@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/exec/functions.h"
+#include "parser/parse_error.h"
 
 namespace levelql {
 namespace {
@@ -11,13 +12,7 @@ using parser::Expr;
 using parser::ExprKind;
 
 std::string Where(const parser::Position& pos) {
-  return "at " + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
-         ": ";
-}
-
-const Collation* BinaryCollation() {
-  static const Collation* binary = Collation::Get("binary").value();
-  return binary;
+  return parser::Place(pos) + ": ";
 }
 
 std::vector<std::string> ColumnNames(const TableSchema& table) {
@@ -159,7 +154,7 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         return;
       }
     }
-    out->collation = BinaryCollation();
+    out->collation = Collation::Binary();
   };
   switch (e.kind) {
     case ExprKind::kLiteral:
@@ -234,7 +229,7 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       LQ_RETURN_IF_ERROR(bind_args());
       // SQLite: x IN (...) compares in x's collation, never an item's.
       out->collation = CarriedCollation(*out->args[0]);
-      if (!out->collation) out->collation = BinaryCollation();
+      if (!out->collation) out->collation = Collation::Binary();
       return out;
     case ExprKind::kIsNull:
       out->kind = BoundExpr::Kind::kIsNull;
@@ -246,7 +241,7 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       out->negated = e.negated;
       LQ_RETURN_IF_ERROR(bind_args());
       out->collation = CarriedCollation(*out->args[0]);
-      if (!out->collation) out->collation = BinaryCollation();
+      if (!out->collation) out->collation = Collation::Binary();
       return out;
     case ExprKind::kFunction:
       return BindFunction(e, scope);
@@ -369,7 +364,7 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
   if (!out->collation && out->args.size() > 1) {
     out->collation = CarriedCollation(*out->args[1]);
   }
-  if (!out->collation) out->collation = BinaryCollation();
+  if (!out->collation) out->collation = Collation::Binary();
   return out;
 }
 
