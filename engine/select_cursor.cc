@@ -171,21 +171,20 @@ Result<std::string> SelectCursor::PreviousPageToken(int64_t rows) {
       std::unique_ptr<SelectRun> back,
       db_->StartSelectRun(run_->session, run_->stmt, run_->api_params,
                           &at_start, want, run_->query));
+  // The token is the position of the row rows + 1 back; the rest of the
+  // read only tells whether the OFFSET rows precede it.
   Row full;
   ResumePoint p;
-  bool positioned = false;
   int64_t read = 0;
   while (read < want && back->exec.root->Next(&full)) {
-    if (++read == rows + 1) {
-      positioned = back->PositionOf(
-          full, std::max<int64_t>(0, start.emitted - rows), &p);
-      if (!positioned) {
-        return Status::NotSupported("this plan cannot tell its position");
-      }
+    if (++read == rows + 1 &&
+        !back->PositionOf(full, std::max<int64_t>(0, start.emitted - rows),
+                          &p)) {
+      return Status::NotSupported("this plan cannot tell its position");
     }
   }
   LQ_RETURN_IF_ERROR(back->exec.root->status());
-  if (read < want || !positioned) return Encode(first_page);
+  if (read < want) return Encode(first_page);
   return Encode(p);
 }
 

@@ -71,6 +71,13 @@ Status DecodeRow(const TableSchema& table, std::string_view key,
 Status DecodeRowColumns(const TableSchema& table, std::string_view key,
                         std::string_view value, const std::vector<char>& wanted,
                         Row* row);
+// The same with `wanted` null: every column.
+inline Status DecodeRowColumns(const TableSchema& table, std::string_view key,
+                               std::string_view value,
+                               const std::vector<char>* wanted, Row* row) {
+  return wanted ? DecodeRowColumns(table, key, value, *wanted, row)
+                : DecodeRow(table, key, value, row);
+}
 // The `wanted` mask of DecodeRowColumns for `columns` (empty when they are
 // all of the table's).
 std::vector<char> DecodeMaskFor(const TableSchema& table,

@@ -128,11 +128,6 @@ class Counted : public RowSource {
   NodeStats* stats_;
 };
 
-// The decode mask of a kFetch or kTableScan node (null: every column).
-const std::vector<char>* DecodeMaskOf(const PlanNode& node) {
-  return node.decode_mask.empty() ? nullptr : &node.decode_mask;
-}
-
 // Moves the root key stream of a resumed query past the token's position.
 std::unique_ptr<RowIdStream> Resumed(std::unique_ptr<RowIdStream> ids,
                                      const ResumePoint* r) {
@@ -218,7 +213,7 @@ std::unique_ptr<RowSource> BuildOperators(
       out = NewValues({Row{}});
       break;
     case Kind::kTableScan:
-      out = NewTableScan(ctx, t, node->reverse, DecodeMaskOf(*node));
+      out = NewTableScan(ctx, t, node->reverse, &node->decode_mask);
       break;
     case Kind::kFetch:
       return NewFetch(
@@ -226,7 +221,7 @@ std::unique_ptr<RowSource> BuildOperators(
           Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
           &node->stats,
           node->first_entry_only ? &node->children[0]->path : nullptr,
-          DecodeMaskOf(*node));
+          &node->decode_mask);
     case Kind::kIndexOnly:
       return NewIndexOnly(
           t, node->index,

@@ -294,11 +294,10 @@ Result<Value> ApplyFunction(const BoundExpr& e, std::vector<Value> args) {
       return v;
     }
     case Function::kCoalesce:
-    case Function::kIfnull:  // (CallFunction evaluates these lazily)
-      for (Value& v : args) {
-        if (!v.is_null()) return std::move(v);
-      }
-      return Value();
+    case Function::kIfnull:
+      // CallFunction (expr.cc) evaluates these itself, lazily: never here.
+      return Status::InvalidArgument(std::string(FunctionName(e.function)) +
+                                     "() takes unevaluated arguments");
     case Function::kNullif: {
       // SQLite compares the two values as they are: no affinity applies.
       Value eq = CompareOp(BinaryOp::kEq, args[0], args[1], Affinity::kNone,

@@ -31,8 +31,8 @@ const FunctionInfo* FindFunction(std::string_view name);
 // The name EXPLAIN and error messages use.
 const char* FunctionName(Function function);
 
-// `e.function` of the evaluated `args` (e's arguments give nullif() its
-// affinities and collation).
+// `e.function` of the evaluated `args` (e gives nullif() its collation).
+// Not coalesce() or ifnull(): CallFunction evaluates those lazily.
 Result<Value> ApplyFunction(const BoundExpr& e, std::vector<Value> args);
 
 }  // namespace levelql

@@ -58,9 +58,7 @@ class TableScan : public RowSource {
       return false;
     }
     ++ctx_->keys_read;
-    status_ = decode_ ? rows::DecodeRowColumns(*table_, key, it_->value(),
-                                               *decode_, row)
-                      : rows::DecodeRow(*table_, key, it_->value(), row);
+    status_ = rows::DecodeRowColumns(*table_, key, it_->value(), decode_, row);
     return status_.ok();
   }
   Status status() const override { return status_; }
@@ -90,7 +88,7 @@ class TableScan : public RowSource {
   ExecContext* ctx_;
   std::shared_ptr<const TableSchema> table_;
   bool reverse_;
-  const std::vector<char>* decode_;  // null: every column
+  const std::vector<char>* decode_;  // null or empty: every column
   std::string prefix_;
   std::unique_ptr<KvIterator> it_;
   Status status_;

@@ -143,8 +143,8 @@ void ParkBuffer(std::vector<T>* elements) {
 }
 
 // Every row of `table` in primary-key order (descending with `reverse`),
-// with the columns `decode` marks decoded (rows::DecodeRowColumns; null:
-// every column). The mask must outlive the operator.
+// with the columns `decode` marks decoded (rows::DecodeRowColumns; null or
+// empty: every column). The mask must outlive the operator.
 std::unique_ptr<RowSource> NewTableScan(
     ExecContext* ctx, std::shared_ptr<const TableSchema> table,
     bool reverse = false, const std::vector<char>* decode = nullptr);

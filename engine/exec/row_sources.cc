@@ -135,8 +135,7 @@ class Fetch : public RowSource {
   // The row at key, value, with the columns decode_ marks.
   Status DecodeRow(std::string_view key, std::string_view value,
                    Row* row) const {
-    return decode_ ? rows::DecodeRowColumns(*table_, key, value, *decode_, row)
-                   : rows::DecodeRow(*table_, key, value, row);
+    return rows::DecodeRowColumns(*table_, key, value, decode_, row);
   }
 
   std::string_view EntryKey() const {
@@ -236,7 +235,7 @@ class Fetch : public RowSource {
   std::unique_ptr<RowIdStream> ids_;
   NodeStats* stats_;
   const AccessPath* first_entry_of_;
-  const std::vector<char>* decode_;  // null: every column
+  const std::vector<char>* decode_;  // null or empty: every column
   std::string prefix_;
   std::string key_;
   std::string value_;

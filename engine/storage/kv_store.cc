@@ -28,13 +28,18 @@ leveldb::Slice ToSlice(std::string_view s) {
   return leveldb::Slice(s.data(), s.size());
 }
 
+// A Status of the kind of LevelDB's non-OK `s` with message `text`.
+Status OfKind(const leveldb::Status& s, std::string text) {
+  if (s.IsNotFound()) return Status::NotFound(std::move(text));
+  if (s.IsCorruption()) return Status::Corruption(std::move(text));
+  if (s.IsInvalidArgument()) return Status::InvalidArgument(std::move(text));
+  if (s.IsNotSupportedError()) return Status::NotSupported(std::move(text));
+  return Status::IOError(std::move(text));
+}
+
 Status FromLevelDb(const leveldb::Status& s) {
   if (s.ok()) return Status::OK();
-  if (s.IsNotFound()) return Status::NotFound(s.ToString());
-  if (s.IsCorruption()) return Status::Corruption(s.ToString());
-  if (s.IsInvalidArgument()) return Status::InvalidArgument(s.ToString());
-  if (s.IsNotSupportedError()) return Status::NotSupported(s.ToString());
-  return Status::IOError(s.ToString());
+  return OfKind(s, s.ToString());
 }
 
 // A failure to open the database at `path`: LevelDB's message without its
@@ -46,11 +51,9 @@ Status OpenError(const std::string& path, const leveldb::Status& s) {
   if (size_t colon = message.find(": "); colon != std::string::npos) {
     message.erase(0, colon + 2);
   }
-  const std::string text = "cannot open database '" + path + "': " + message;
-  if (s.IsNotFound()) return Status::NotFound(text);
-  if (s.IsCorruption()) return Status::Corruption(text);
-  if (s.IsNotSupportedError()) return Status::NotSupported(text);
-  return Status::IOError(text);
+  std::string text = "cannot open database '" + path + "': " + message;
+  if (s.IsInvalidArgument()) return Status::IOError(std::move(text));
+  return OfKind(s, std::move(text));
 }
 
 leveldb::Status PosixError(const std::string& name, int error) {

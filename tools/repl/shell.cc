@@ -272,15 +272,14 @@ void Shell::RunBuffer(const Input& input, const std::string& buffer) {
       size_t at = buffer.find(sql, from);
       if (at == std::string::npos) at = from;
       from = at + sql.size();
-      const size_t line_start = buffer.rfind('\n', at == 0 ? 0 : at - 1);
-      const size_t before = at == 0 ? 0 : at;
-      place_ = Place{&input.name,
-                     input.first_line +
-                         static_cast<int>(std::count(
-                             buffer.begin(), buffer.begin() + before, '\n')),
-                     static_cast<int>(line_start == std::string::npos || at == 0
-                                          ? at + 1
-                                          : at - line_start)};
+      const size_t line_start =
+          at == 0 ? std::string::npos : buffer.rfind('\n', at - 1);
+      const auto newlines =
+          std::count(buffer.begin(), buffer.begin() + at, '\n');
+      place_ = Place{
+          &input.name, input.first_line + static_cast<int>(newlines),
+          static_cast<int>(line_start == std::string::npos ? at + 1
+                                                           : at - line_start)};
     }
     // Ctrl-C drops the statements after the interrupted one, too.
     const bool ok = RunStatement(sql);
