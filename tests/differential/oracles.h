@@ -20,6 +20,14 @@
 //          the planner rules change after the first page: then the resume
 //          must return exactly the remaining rows or be refused with an
 //          InvalidArgument saying the plan changed.
+//   ContinuationWithWrites  one query, made to output every column (what
+//          decides whether a row matches and where it comes), read in
+//          pages with writes to its table between them. A row that every
+//          state before, between and after the writes holds as often must
+//          come that many times, in the unpaged answer's order; no row may
+//          come more often than it ever was present; and a cursor's
+//          previous page, when its starting row is still there, holds the
+//          rows at and before that row as they are now.
 //   PlanReuse  one query prepared with its WHERE/ON literals as parameters
 //          and run with several sets of values: each run (the later ones
 //          reuse the first run's plan) must return what the query planned
@@ -37,6 +45,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "tests/differential/engines.h"
@@ -87,6 +96,22 @@ inline constexpr const char* kPlanChangedMessage = "plan changed";
 // WithOpenBugRulesOff("") before and after.
 OracleResult ContinuationReplay(LevelqlEngine& db, const TableDef& t,
                                 const Query& q, const Midway& midway);
+
+// `q` made to output every column of its table(s) after its own outputs,
+// without DISTINCT, LIMIT or OFFSET; nothing for aggregates and groups,
+// whose rows are not the table's.
+std::optional<Query> EveryColumnQuery(Query q,
+                                      const std::vector<TableDef>& tables);
+
+// Reads EveryColumnQuery(q) in pages (1-3 rows up to 60 rows, else up to
+// 50: by the row count, so a replay pages the same way) and
+// runs `writes` between pages, spread over the read; checks what the list
+// above says. A state in which the query fails (overflow) skips the
+// comparison. `tail` holds the writes as sqllogictest comments.
+OracleResult ContinuationWithWrites(LevelqlEngine& db,
+                                    const std::vector<TableDef>& tables,
+                                    const Query& q,
+                                    const std::vector<std::string>& writes);
 
 // Plan reuse: the query with the literals of its WHERE and ON clauses as
 // `?` parameters, prepared once and run with 8 sets of values (the
