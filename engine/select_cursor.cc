@@ -101,7 +101,12 @@ bool SelectRun::Park() {
 bool SelectCursor::Next() {
   // The last row and its position stay when the end is reached, so a token
   // taken then still names the last row (rows added later come after it).
-  if (!run_->exec.root->Next(&scratch_)) return false;
+  // The operators are not asked again after their end (a LevelDB
+  // iterator must not step past its end).
+  if (ended_ || !run_->exec.root->Next(&scratch_)) {
+    ended_ = true;
+    return false;
+  }
   ++emitted_;
   if (run_->exec.token_mode == TokenMode::kSortKey) {
     // A token reads the sort keys from the whole row, and they may be

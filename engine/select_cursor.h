@@ -130,6 +130,7 @@ class SelectCursor : public Cursor {
   Row scratch_;  // the next row, until it is known to exist
   Row row_;      // the outputs
   int64_t emitted_ = 0;
+  bool ended_ = false;  // Next() returned false: it keeps doing so
   // kStream: the position of the last row, read as it was returned.
   bool has_position_ = false;
   ResumePoint::Kind position_kind_ = ResumePoint::Kind::kStart;

@@ -41,6 +41,35 @@ TEST(EngineTest, InsertAndSelectThroughFullScan) {
   ExpectClean(*db);
 }
 
+// A cursor asked for rows after its end keeps answering false (an index
+// span's LevelDB iterator must not be stepped past its end), in every
+// plan shape.
+TEST(EngineTest, NextAfterTheEndKeepsReturningFalse) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b TEXT)");
+  Exec(*db, "CREATE INDEX ia ON t (a)");
+  Exec(*db, "CREATE INDEX ib ON t (b COLLATE nocase)");
+  Exec(*db, "INSERT INTO t VALUES (1, 1, 'x'), (2, 2, 'y'), (3, 3, 'X')");
+  for (const char* sql :
+       {"SELECT id FROM t WHERE a > 1", "SELECT id FROM t WHERE a = 5",
+        "SELECT id FROM t ORDER BY a DESC", "SELECT id FROM t ORDER BY id DESC",
+        "SELECT id FROM t WHERE a = 1 OR b = 'y'",
+        "SELECT id FROM t WHERE a > 0 AND b = 'x'",
+        "SELECT b FROM t WHERE b LIKE 'x%'", "SELECT * FROM t WHERE id = 2",
+        "SELECT id FROM t LIMIT 2", "SELECT count(*) FROM t GROUP BY a",
+        "SELECT x.id FROM t AS x JOIN t AS y ON x.a = y.a",
+        "SELECT DISTINCT b FROM t ORDER BY b"}) {
+    SCOPED_TRACE(sql);
+    auto cur = db->Query(sql);
+    ASSERT_TRUE(cur.ok()) << cur.status().ToString();
+    int rows = 0;
+    while ((*cur)->Next()) ++rows;
+    for (int i = 0; i < 3; ++i) EXPECT_FALSE((*cur)->Next());
+    EXPECT_TRUE((*cur)->status().ok()) << (*cur)->status().ToString();
+    EXPECT_LE(rows, 3);
+  }
+}
+
 TEST(EngineTest, SecondaryIndexesAreMaintainedByEveryWrite) {
   auto db = OpenMemory();
   Exec(*db,

@@ -94,7 +94,7 @@ class Cursor {
   virtual ~Cursor() = default;
 
   // Advances to the next row. Returns false at the end or on error; tell the
-  // two apart with status().
+  // two apart with status(). Once it returns false it keeps doing so.
   virtual bool Next() = 0;
   // REQUIRES: the last Next() returned true. Valid until the next Next().
   virtual const Row& row() const = 0;
