@@ -55,6 +55,41 @@ BoundExprPtr Not(BoundExprPtr e) {
   return n;
 }
 
+// Whether `e` may evaluate to a list, as far as planning can tell: a
+// multi-valued column, a list constant or ARRAY[...], a parameter not yet
+// folded, or an expression that may pass one of those through (coalesce,
+// CASE, ...). Comparisons and logic give no list.
+bool MayBeList(const BoundExpr& e) {
+  switch (e.kind) {
+    case Kind::kColumn:
+      return e.is_list;
+    case Kind::kConst:
+      return e.value.type() == Type::kList;
+    case Kind::kParam:
+    case Kind::kArray:
+    case Kind::kAggregateRef:
+      return true;
+    case Kind::kBetween:
+    case Kind::kIn:
+    case Kind::kIsNull:
+    case Kind::kLike:
+      return false;
+    case Kind::kBinary:
+      if (IsComparison(e.binary_op) || e.binary_op == BinaryOp::kAnd ||
+          e.binary_op == BinaryOp::kOr) {
+        return false;
+      }
+      break;
+    default:
+      break;
+  }
+  if (e.type == Type::kList) return true;
+  for (const auto& a : e.args) {
+    if (MayBeList(*a)) return true;
+  }
+  return false;
+}
+
 // Pushes a NOT applied to `e` as far down as it goes (predicate context).
 BoundExprPtr PushNot(BoundExprPtr e, bool negate) {
   if (e->kind == Kind::kUnary && e->unary_op == UnaryOp::kNot) {
@@ -72,18 +107,23 @@ BoundExprPtr PushNot(BoundExprPtr e, bool negate) {
   }
   if (!negate) return e;
   if (e->kind == Kind::kBinary && IsComparison(e->binary_op)) {
-    // Over a multi-valued column a comparison means "some element
+    // With a list on either side a comparison means "some element
     // compares so"; its negation is "no element does", not the flipped
-    // comparison (NOT (tags = 5) is not tags <> 5): keep the NOT.
-    if (e->args[0]->is_list || e->args[1]->is_list) return Not(std::move(e));
+    // comparison (NOT (tags = 5) is not tags <> 5, nor NOT (a = ARRAY[1,2])
+    // a <> ARRAY[1,2]): keep the NOT.
+    if (MayBeList(*e->args[0]) || MayBeList(*e->args[1])) {
+      return Not(std::move(e));
+    }
     e->binary_op = Negated(e->binary_op);
     return e;
   }
   if (e->kind == Kind::kIn || e->kind == Kind::kBetween ||
       e->kind == Kind::kIsNull || e->kind == Kind::kLike) {
-    // NOT over a multi-valued column means "no element matches", which is
-    // not the negated per-element test: keep the NOT.
-    if (e->args[0]->is_list) return Not(std::move(e));
+    // NOT over a list means "no element matches", which is not the
+    // negated per-element test: keep the NOT. (List items or bounds are
+    // compared through `=`, `>=`, `<=` inside the test, which the negated
+    // form negates as a whole.)
+    if (MayBeList(*e->args[0])) return Not(std::move(e));
     e->negated = !e->negated;
     return e;
   }
