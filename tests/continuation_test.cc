@@ -16,6 +16,7 @@
 
 #include "levelql/database.h"
 #include "tests/support/sql_text.h"
+#include "tests/support/temp_dir.h"
 
 namespace levelql {
 namespace {
@@ -337,6 +338,36 @@ TEST(Tokens, ATokenOfAnotherDatabaseIsRefused) {
   EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
   EXPECT_NE(r.status().message().find("another database"), std::string::npos)
       << r.status().ToString();
+}
+
+// The schema's version, which a token holds, is the same after a reopen:
+// there a table's indexes are listed as stored, not in the order they
+// were made (a column's UNIQUE index came first here).
+TEST(Tokens, ATokenSurvivesAReopen) {
+  testing::TempDir dir;
+  const char* sql = "SELECT id FROM t ORDER BY a, id";
+  std::string token;
+  {
+    auto db = Database::Open(dir.path());
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    Exec(**db,
+         "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, "
+         "u INTEGER UNIQUE)");
+    Exec(**db, "CREATE INDEX ia ON t (a)");
+    Exec(**db, "CREATE INDEX by_u_a ON t (u, a)");
+    Exec(**db, "INSERT INTO t (id, a) VALUES (1, 3), (2, 1), (3, 2)");
+    auto cur = (*db)->Query(sql);
+    ASSERT_TRUE(cur.ok());
+    EXPECT_EQ(Read(**cur, 1), "2");
+    token = (*cur)->ContinuationToken();
+  }
+  auto db = Database::Open(dir.path());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  auto stmt = (*db)->Prepare(sql);
+  ASSERT_TRUE(stmt.ok());
+  auto rest = (*stmt)->Resume(token);
+  ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+  EXPECT_EQ(Read(**rest), "3 1");
 }
 
 TEST(Tokens, APlanInAnotherOrderRefusesTheToken) {

@@ -1,5 +1,6 @@
 #include "engine/catalog/catalog.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -78,7 +79,16 @@ uint64_t SchemaVersion(const CatalogState& state) {
   uint64_t h = 0;
   for (const auto& [name, table] : state.tables) {
     h = Fingerprint(table->sql, h ^ static_cast<uint64_t>(table->id));
-    for (const auto& index : table->indexes) {
+    // By id: a table's indexes are listed in the order they were made in a
+    // session and in the order they are stored after a reopen, and the
+    // same schema must give the same version (continuation tokens hold it).
+    std::vector<const IndexSchema*> indexes;
+    for (const auto& index : table->indexes) indexes.push_back(index.get());
+    std::sort(indexes.begin(), indexes.end(),
+              [](const IndexSchema* a, const IndexSchema* b) {
+                return a->id < b->id;
+              });
+    for (const IndexSchema* index : indexes) {
       h = Fingerprint(index->sql, h ^ static_cast<uint64_t>(index->id));
     }
   }
