@@ -1,4 +1,6 @@
 // DDL statements of DatabaseImpl: CREATE/DROP TABLE and INDEX.
+#include <set>
+
 #include "engine/database_impl.h"
 #include "engine/storage/rank_index.h"
 #include "indexes/row_format.h"
@@ -77,6 +79,36 @@ Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
   return s;
 }
 
+namespace {
+
+// INCLUDE lists other columns than the key's, each once, as the key lists
+// its own. Checked when an index is made only: an index stored before
+// this rule still opens.
+Status CheckInclude(const TableSchema& table, const IndexSchema& index) {
+  std::set<int> seen;
+  for (const KeyColumn& k : index.columns) seen.insert(k.column);
+  for (int col : index.include) {
+    const ColumnSchema& c = table.columns[col];
+    if (c.hidden) {
+      return Status::InvalidArgument("no column " + c.name + " in table " +
+                                     table.name + " (INCLUDE of index " +
+                                     index.name + ")");
+    }
+    if (!seen.insert(col).second) {
+      bool key = false;
+      for (const KeyColumn& k : index.columns) key = key || k.column == col;
+      return Status::InvalidArgument(
+          "column " + c.name +
+          (key ? " is in the key of index "
+               : " appears twice in INCLUDE of index ") +
+          index.name + (key ? " already; INCLUDE lists other columns" : ""));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status DatabaseImpl::CreateIndexLocked(const parser::Statement& stmt,
                                        const parser::CreateIndex& create,
                                        std::vector<std::string>* undone) {
@@ -96,6 +128,7 @@ Status DatabaseImpl::CreateIndexLocked(const parser::Statement& stmt,
   }
   LQ_ASSIGN_OR_RETURN(auto index,
                       MakeIndexSchema(create, *table, cat->next_id, stmt.text));
+  LQ_RETURN_IF_ERROR(CheckInclude(*table, *index));
   auto next = std::make_shared<CatalogState>(*cat);
   next->next_id++;
   if (index->ranked) index->rank_id = next->next_id++;
@@ -257,6 +290,33 @@ Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
   return Status::OK();
 }
 
+namespace {
+
+// A column's UNIQUE is kept by the index made with its table
+// (<table>_<column>_unique, with '_' added while the name was taken): as
+// in SQLite, that index goes only with its table.
+Status RefuseConstraintIndex(const TableSchema& table,
+                             const std::string& name) {
+  for (const auto& index : table.indexes) {
+    if (index->name != name || !index->unique || index->columns.size() != 1) {
+      continue;
+    }
+    const ColumnSchema& c = table.columns[index->columns[0].column];
+    const std::string base = table.name + "_" + c.name + "_unique";
+    if (!c.unique || name.compare(0, base.size(), base) != 0 ||
+        name.find_first_not_of('_', base.size()) != std::string::npos) {
+      continue;
+    }
+    return Status::InvalidArgument(
+        "index " + name + " keeps the UNIQUE constraint of column " + c.name +
+        " of table " + table.name + " and cannot be dropped (it goes with " +
+        "DROP TABLE " + table.name + ")");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
   std::vector<std::string> dropped;  // the key ranges deleted
   {
@@ -269,6 +329,7 @@ Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
       return Status::NotFound("no index " + drop.name);
     }
     const TableSchema* table = cat->FindTable(it->second);
+    LQ_RETURN_IF_ERROR(RefuseConstraintIndex(*table, drop.name));
     auto new_table = std::make_shared<TableSchema>(*table);
     WriteBatch batch;
     for (size_t i = 0; i < new_table->indexes.size(); ++i) {
@@ -284,8 +345,17 @@ Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
       LQ_RETURN_IF_ERROR(DeleteRange(prefix, &batch));
     }
     batch.Delete(IndexRecordKey(drop.name));
-    LQ_RETURN_IF_ERROR(Commit(batch));
     auto next = std::make_shared<CatalogState>(*cat);
+    // Its statistics go too: an index made later under the same name must
+    // not be planned with them.
+    auto stats = cat->stats.find(table->name);
+    if (stats != cat->stats.end() && stats->second->indexes.count(drop.name)) {
+      auto kept = std::make_shared<TableStats>(*stats->second);
+      kept->indexes.erase(drop.name);
+      batch.Put(StatsKey(table->name), EncodeStats(*kept));
+      next->stats[table->name] = std::move(kept);
+    }
+    LQ_RETURN_IF_ERROR(Commit(batch));
     next->tables[new_table->name] = new_table;
     next->index_table.erase(drop.name);
     SetCatalog(next);

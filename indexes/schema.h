@@ -24,6 +24,9 @@ struct ColumnSchema {
   Type type = Type::kNull;  // scalar type; of the elements when is_list
   bool is_list = false;
   bool not_null = false;
+  // Declared UNIQUE on the column (not PRIMARY KEY): its table has a
+  // UNIQUE index of its own over it, named <table>_<column>_unique.
+  bool unique = false;
   bool hidden = false;                   // the implicit rowid
   const Collation* collation = nullptr;  // TEXT columns; never null for TEXT
   Value default_value;                   // NULL when none was declared

@@ -162,6 +162,7 @@ Result<std::shared_ptr<TableSchema>> MakeTableSchema(
     c.name = def.name;
     c.type = def.type.type;
     c.is_list = def.type.is_list;
+    c.unique = def.unique && !def.primary_key;
     c.not_null = def.not_null || def.primary_key;
     if (c.type == Type::kText || !def.collation.empty()) {
       if (c.type != Type::kText && !def.collation.empty()) {
