@@ -103,6 +103,11 @@ Result<std::vector<Value>> BindParams(const ParamSlots& slots,
     bool found = false;
     for (const std::string& n : slots.names) found |= n == name;
     if (!found) {
+      if (!name.empty() && name[0] == ':') {
+        return Status::InvalidArgument(
+            "named parameters are bound without their colon: \"" +
+            name.substr(1) + "\", not \"" + name + "\"");
+      }
       return Status::InvalidArgument("the statement has no parameter :" + name);
     }
   }

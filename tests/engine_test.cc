@@ -552,6 +552,32 @@ TEST(EngineTest, APlainParameterAfterANamedOneGetsItsOwnSlot) {
   EXPECT_EQ(QueryText(*db, "SELECT :x, ?, :x FROM t", p), "(5, 7, 5)");
 }
 
+TEST(EngineTest, ANamedParameterKeyedWithItsColonIsExplained) {
+  auto db = OpenMemory();
+  auto stmt = db->Prepare("SELECT :b");
+  ASSERT_TRUE(stmt.ok());
+  Params p;
+  p.named[":b"] = Value::Int(1);
+  auto cur = (*stmt)->Query(p);
+  ASSERT_FALSE(cur.ok());
+  EXPECT_EQ(cur.status().message(),
+            "named parameters are bound without their colon: \"b\", not "
+            "\":b\"");
+}
+
+TEST(EngineTest, AnOpenThatMayNotCreateLeavesNoDirectory) {
+  TempDir dir;
+  const std::string path = dir.path() + "/missing";
+  Options options;
+  options.create_if_missing = false;
+  auto db = Database::Open(path, options);
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.status().code(), Status::Code::kIOError);
+  EXPECT_NE(db.status().message().find("create_if_missing"), std::string::npos)
+      << db.status().ToString();
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
 TEST(EngineTest, ContinuationTokensResumeOnlyTheirOwnQuery) {
   auto db = OpenMemory();
   Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");

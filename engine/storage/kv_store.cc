@@ -309,6 +309,12 @@ class LevelDbStore : public KvStore {
                                 "' read-only: there is no database there (a "
                                 "read-only open creates none)");
       }
+      // LevelDB makes the directory before it finds no database there.
+      if (!create && !exists) {
+        return Status::IOError("cannot open database '" + path +
+                               "': there is no database there, and "
+                               "create_if_missing is off");
+      }
       // A new database goes in a new or empty directory, never among
       // other files (a typo in a path must not scatter LevelDB's files
       // through someone's folder).

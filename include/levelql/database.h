@@ -79,7 +79,9 @@ struct Options {
 };
 
 // Values bound to a statement's parameters. `?` and `?NNN` are positional and
-// 1-based: positional[0] binds ?1 (the first `?`). `:name` binds by name.
+// 1-based: positional[0] binds ?1 (the first `?`). `:name` binds by name;
+// its slot's place in `positional` (a placeholder, to reach the slots after
+// it) is used only when `named` lacks the name.
 struct Params {
   std::vector<Value> positional;
   std::map<std::string, Value> named;  // key without the colon
@@ -151,8 +153,9 @@ class Statement {
   // Resumes the query after the row a ContinuationToken was taken at.
   virtual Result<std::unique_ptr<Cursor>> Resume(const std::string& token,
                                                  const Params& params = {}) = 0;
-  // Number of parameter slots: the highest ?NNN, plus one per distinct
-  // :name (named parameters take the slots after the positional ones).
+  // Number of parameter slots. `?NNN` is slot NNN; `?` and the first use
+  // of each :name take the next number after the highest slot so far
+  // (in `?2, :a, ?, :b`, :a is slot 3, ? slot 4, :b slot 5), as in SQLite.
   virtual int parameter_count() const = 0;
   // The name of each slot (without the colon), "" for positional ones.
   virtual std::vector<std::string> parameter_names() const = 0;
