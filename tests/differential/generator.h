@@ -178,6 +178,8 @@ class Generator {
   Expr RandomPredicate(int table, int depth);
   // A literal that may or may not match values of `col`.
   Value RandomLiteralFor(int table, int col);
+  // ARRAY[...] of 0-3 literals for column `col` (its elements' type).
+  Value ListLiteralFor(int table, int col);
 
   const TableDef& table(int t) const { return tables_[t]; }
 

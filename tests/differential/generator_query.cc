@@ -58,9 +58,12 @@ Expr Generator::Comparison(int table) {
   int col = PickColumn(table, true);
   ColType type = t.cols[col].type;
   if (t.cols[col].list) {
-    // `list op element`: true when it holds for some element.
-    return Expr::Binary(kCompareOps[rng_.Uniform(8)], Expr::Col(col),
-                        Expr::Lit(RandomLiteralFor(table, col)));
+    // `list op element`: true when it holds for some element; `list op
+    // list` compares the lists as wholes.
+    return Expr::Binary(
+        kCompareOps[rng_.Uniform(8)], Expr::Col(col),
+        Expr::Lit(rng_.OneIn(8) ? ListLiteralFor(table, col)
+                                : RandomLiteralFor(table, col)));
   }
   double b;
   Expr lhs = Expr::Col(col);
@@ -75,7 +78,11 @@ Expr Generator::Comparison(int table) {
   Expr rhs;
   int r = static_cast<int>(rng_.Uniform(100));
   if (r < 75) {
-    rhs = Expr::Lit(RandomLiteralFor(table, col));
+    // With lists in the dialect, now and then a list literal: a scalar
+    // against a list holds when it holds for some element.
+    rhs = Expr::Lit(config_.list_columns && rng_.OneIn(16)
+                        ? ListLiteralFor(table, col)
+                        : RandomLiteralFor(table, col));
   } else if (r < 87) {
     std::vector<int> same = ColumnsOf(table, type, true);
     rhs = Expr::Col(rng_.OneIn(4) ? PickColumn(table, false) : rng_.Pick(same));

@@ -20,6 +20,16 @@ std::vector<int> Generator::ColumnsOf(int table, ColType type,
   return out;
 }
 
+Value Generator::ListLiteralFor(int table, int col) {
+  std::vector<Value> elements;
+  for (int i = static_cast<int>(rng_.Range(0, 3)); i > 0; --i) {
+    Value v = RandomLiteralFor(table, col);
+    // A list holds no list (a list column's literal is an element).
+    if (v.type() != Type::kList) elements.push_back(std::move(v));
+  }
+  return Value::List(std::move(elements));
+}
+
 Value Generator::RandomLiteralFor(int table, int col) {
   const Column& c = tables_[table].cols[col];
   Domain& d = state_[table].domains[col];
