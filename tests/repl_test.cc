@@ -362,6 +362,27 @@ TEST_F(ShellTest, ErrorsGoToStderrAndTheShellKeepsGoing) {
             "list)\n");
 }
 
+// As in sqlite3, a failed statement drops the rest of its input line (the
+// statements after it may depend on it); the next line runs.
+TEST_F(ShellTest, AFailedStatementDropsTheRestOfItsLine) {
+  Run(".mode csv");
+  EXPECT_EQ(RunLines({"SELECT 1 AS a; SELECT nope; SELECT 2 AS b;",
+                      "SELECT 3 AS c;"}),
+            "a\n1\nc\n3\n");
+  EXPECT_NE(TakeErr().find("no column nope"), std::string::npos);
+  EXPECT_EQ(shell_->failures(), 1);
+}
+
+// Piped input is named (the program names it "stdin"): an error says
+// where in it it is, as in a script file.
+TEST_F(ShellTest, NamedInputPlacesErrorsByItsLines) {
+  shell_->NameInput("stdin");
+  RunLines({"SELECT 1;", "SELECT", "  nope;"});
+  EXPECT_EQ(TakeErr(),
+            "Error: stdin:3:3: NotFound: no column nope (a SELECT without "
+            "FROM has no columns)\n");
+}
+
 TEST_F(ShellTest, EndOfInputRunsAStatementWithoutItsSemicolon) {
   CreateT();
   Run(".mode csv");
@@ -475,6 +496,9 @@ TEST_F(ShellTest, TablesSchemaStatsAndCheck) {
             "CREATE UNIQUE INDEX by_email ON users (email);\n");
   EXPECT_EQ(Run(".indexes"), "by_email\n");
   EXPECT_EQ(Run(".indexes t"), "");
+  // A pattern that matches no table prints nothing (sqlite3 too).
+  EXPECT_EQ(Run(".tables nosuch"), "");
+  EXPECT_EQ(Run(".schema nosuch"), "");
   Run(".mode csv");
   EXPECT_EQ(Run(".stats"), "table,rows\nt,2\nusers,0\n");
   EXPECT_EQ(Run(".check"), "ok\n");
@@ -721,6 +745,23 @@ TEST_F(TempDirTest, ImportWithSkipBadReportsEachSkippedLineAndACount) {
   Run(".mode csv");
   EXPECT_EQ(Run("SELECT id, name FROM \"Pets\" ORDER BY id;"),
             "id,name\n1,rex\n6,\"two\nlines\"\n");
+}
+
+// A line the engine rejects is found when its batch is sent, after the
+// lines after it were read: the report still goes in line order.
+TEST_F(TempDirTest, ImportWithSkipBadReportsInLineOrder) {
+  Run("CREATE TABLE n (id INTEGER PRIMARY KEY, name TEXT);");
+  std::string path = Write("n.csv",
+                           "1,a\n"
+                           "two,b\n"  // rejected by the engine
+                           "3\n"      // too few fields
+                           "4,d\n");
+  Run(".import --skip-bad " + path + " n");
+  EXPECT_EQ(Untimed(TakeErr()),
+            "line 2: field 1: TypeError: cannot store 'two' in INTEGER "
+            "column id (skipped)\n"
+            "line 3: expected 2 fields, found 1 (skipped)\n"
+            "imported 2 rows; skipped 2 bad lines\n");
 }
 
 TEST_F(TempDirTest, ImportWithSkipBadStillStopsAtAnUnterminatedQuote) {

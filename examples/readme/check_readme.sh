@@ -7,8 +7,10 @@
 # "build/" in it meaning BUILD_DIR; the lines up to the next "$ " are its
 # output (stdout and stderr together), compared exactly. When that output
 # holds REPL prompts ("levelql> ", "   ...> "), it is a session: the text
-# typed after the prompts is fed to the command on stdin, and the output
-# must be the remaining lines. The lines before the first prompt are the
+# typed after each "levelql> " prompt (and its "   ...> " continuation
+# lines) is given to the command as one `-c` argument, as a person types
+# it (errors placed within the statement, not within piped input), and the
+# output must be the remaining lines. The lines before the first prompt are the
 # banner of an interactive session, which a pipe does not get; its first
 # line must be what `LEVELQL --version` prints.
 set -euo pipefail
@@ -40,13 +42,17 @@ check_command() {
   : >"$input"
   rm -f "$work/banner"
   failed_command=0
+  local -a typed=()
   if grep -q -e '^levelql> ' "$transcript"; then
     local seen_prompt=0 line
     while IFS= read -r line; do
       case $line in
-        'levelql> '* | '   ...> '*)
+        'levelql> '*)
           seen_prompt=1
-          printf '%s\n' "${line:9}" >>"$input"
+          typed+=("${line:9}")
+          ;;
+        '   ...> '*)
+          typed[${#typed[@]} - 1]+=$'\n'"${line:9}"
           ;;
         *)
           if [ $seen_prompt = 1 ]; then
@@ -64,6 +70,8 @@ check_command() {
   else
     cp "$transcript" "$expected"
   fi
+  local arg
+  for arg in "${typed[@]}"; do run+=" -c $(printf '%q' "$arg")"; done
   (cd "$source_dir" && bash -c "$run" <"$input" >"$actual" 2>&1) || true
   checked=$((checked + 1))
   if ! diff -u "$expected" "$actual" >"$work/diff"; then

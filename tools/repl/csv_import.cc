@@ -284,8 +284,21 @@ class Importer {
       return false;
     }
     ++result_->skipped;
-    if (request_.on_skip) request_.on_skip(line, reason);
+    skips_.emplace_back(line, reason);
     return true;
+  }
+
+  // Reports the skipped lines not yet reported, in line order: a line bad
+  // in itself is found as it is read, one the engine rejects only when its
+  // batch is sent.
+  void ReportSkips() {
+    std::stable_sort(
+        skips_.begin(), skips_.end(),
+        [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (request_.on_skip) {
+      for (const auto& [line, reason] : skips_) request_.on_skip(line, reason);
+    }
+    skips_.clear();
   }
 
   void Add(std::vector<Value> values, int64_t line, int64_t record) {
@@ -294,9 +307,19 @@ class Importer {
     records_.push_back(record);
   }
 
-  // Sends the pending rows; false when the import stopped.
+  // Sends the pending rows and reports the lines skipped so far; false
+  // when the import stopped.
   bool Flush() {
-    if (lines_.empty()) return true;
+    SendPending();
+    ReportSkips();
+    return !stopped();
+  }
+
+  bool Full() const { return lines_.size() == batch_rows_; }
+
+ private:
+  void SendPending() {
+    if (lines_.empty()) return;
     Status status = Send(lines_.size(), params_);
     if (status.ok()) {
       result_->rows += static_cast<int64_t>(lines_.size());
@@ -327,12 +350,8 @@ class Importer {
     params_.positional.clear();
     lines_.clear();
     records_.clear();
-    return !stopped();
   }
 
-  bool Full() const { return lines_.size() == batch_rows_; }
-
- private:
   Status Send(size_t rows, const Params& params) {
     std::unique_ptr<Statement>& slot = rows == batch_rows_ ? full_ : partial_;
     if (rows != batch_rows_ && rows != partial_rows_) slot.reset();
@@ -357,6 +376,7 @@ class Importer {
   Params params_;
   std::vector<int64_t> lines_;    // line of each pending row
   std::vector<int64_t> records_;  // ordinal of each pending row's record
+  std::vector<std::pair<int64_t, std::string>> skips_;  // not yet reported
 };
 
 // A dot-command argument that the shell's tokenizer reads back as `s`.
@@ -479,6 +499,7 @@ ImportResult ImportCsv(Database& db, const ImportRequest& request) {
       result.resume_skip = stop.resume_skip;
     }
   }
+  importer.ReportSkips();
   return finish();
 }
 

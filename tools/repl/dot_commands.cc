@@ -152,13 +152,11 @@ void Shell::CmdSchema(const std::vector<std::string>& args) {
     Fail("usage: .schema [TABLE]");
     return;
   }
-  bool any = false;
+  // A pattern matching no table prints nothing, as .tables and sqlite3 do.
   for (const SchemaEntry& e : db_->Schema()) {
     if (!args.empty() && !LikeMatch(args[0], e.table)) continue;
     out() << e.sql << ";\n";
-    any = true;
   }
-  if (!any && !args.empty()) Fail("no table matches " + args[0]);
 }
 
 void Shell::CmdIndexes(const std::vector<std::string>& args) {

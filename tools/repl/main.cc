@@ -279,6 +279,7 @@ int Main(int argc, char** argv) {
   }
   if (interactive) return RunInteractive(shell, args.db.empty());
   std::ios::sync_with_stdio(false);
+  shell.NameInput("stdin");
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.ends_with('\r')) line.pop_back();

@@ -281,10 +281,11 @@ void Shell::RunBuffer(const Input& input, const std::string& buffer) {
           static_cast<int>(line_start == std::string::npos ? at + 1
                                                            : at - line_start)};
     }
-    // Ctrl-C drops the statements after the interrupted one, too.
+    // A failed (or interrupted) statement drops the rest of its input
+    // line, as sqlite3 does: they may depend on it.
     const bool ok = RunStatement(sql);
     place_ = outer;
-    if (!ok && interrupted_) break;
+    if (!ok) break;
   }
 }
 

@@ -80,6 +80,9 @@ class Shell {
   const std::string& db_path() const { return db_path_; }
   Database* db() { return db_.get(); }
 
+  // Names the lines given to ProcessLine (piped input: "stdin"): errors
+  // then say where in them they are, as in a script file.
+  void NameInput(std::string name) { top_.name = std::move(name); }
   // Handles one line of input (without its newline). Returns false once
   // the shell should exit (.quit, .exit, or an error with .bail on in a
   // non-interactive shell).
