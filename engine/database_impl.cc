@@ -485,6 +485,9 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
   LQ_ASSIGN_OR_RETURN(int64_t n,
                       ExecuteDelete(&bound, ctx, rules(), txn->get()));
   LQ_RETURN_IF_ERROR((*txn)->FlushRanks());
+  // The next hidden rowid is one past the largest left, as in SQLite (and
+  // as after a reopen), also when the largest was just deleted.
+  if (n > 0 && bound.table->hidden_rowid) next_rowid_.erase(bound.table->id);
   return n;
 }
 

@@ -165,6 +165,19 @@ TEST(EngineTest, HiddenRowidGrowsAcrossStatements) {
   EXPECT_EQ(QueryText(*db, "SELECT * FROM t"), "(a)(b)(c)");
 }
 
+// As SQLite (and as after a reopen): the next hidden rowid is one past the
+// largest left, also right after the largest was deleted.
+TEST(EngineTest, HiddenRowidFollowsTheLargestLeft) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (s TEXT)");
+  Exec(*db, "INSERT INTO t VALUES ('a'), ('b'), ('c')");
+  Exec(*db, "DELETE FROM t WHERE s = 'c'");
+  Exec(*db, "INSERT INTO t VALUES ('d')");
+  Exec(*db, "DELETE FROM t WHERE s = 'a'");
+  Exec(*db, "INSERT INTO t VALUES ('e')");
+  EXPECT_EQ(QueryText(*db, "SELECT rowid, s FROM t"), "(2, b)(3, d)(4, e)");
+}
+
 TEST(EngineTest, MultiValuedColumnsOwnOneEntryPerDistinctElement) {
   auto db = OpenMemory();
   Exec(*db,
