@@ -460,7 +460,8 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
     LQ_ASSIGN_OR_RETURN(*values, BindParams(slots, params));
     *ctx = NewContext(values, view);
     *txn = std::make_unique<WriteTxn>(ctx->physical_store, ctx->snapshot);
-    (*txn)->set_byte_limit(max_bytes, options_.max_transaction_bytes);
+    (*txn)->set_byte_limit(max_bytes, options_.max_transaction_bytes,
+                           view != nullptr);
     return Status::OK();
   };
   if (auto* ins = std::get_if<parser::Insert>(&stmt.node)) {
@@ -506,7 +507,8 @@ Result<int64_t> DatabaseImpl::RunWrite(Session* session,
     std::unique_ptr<WriteTxn> txn;
     LQ_ASSIGN_OR_RETURN(
         int64_t count,
-        ExecuteWrite(stmt, params, nullptr, SIZE_MAX, &ctx, &values, &txn));
+        ExecuteWrite(stmt, params, nullptr, options_.max_transaction_bytes,
+                     &ctx, &values, &txn));
     WriteBatch batch = txn->ToBatch();
     if (store_->shared()) batch.ExpectValue(std::string(kEpochKey), epoch);
     LQ_RETURN_IF_ERROR(Commit(batch));

@@ -452,6 +452,31 @@ TEST(Transaction, PendingWritesAreBounded) {
   Exec(*db, "CHECK");
 }
 
+// A statement outside a transaction is one: the same bound, the same
+// nothing-written on failure.
+TEST(Transaction, AStatementOutsideATransactionIsBoundedToo) {
+  Options options;
+  options.max_transaction_bytes = 64 << 10;
+  auto opened = Database::Open(":memory:", options);
+  ASSERT_TRUE(opened.ok());
+  auto& db = *opened;
+  Exec(*db, "CREATE TABLE big (id INTEGER PRIMARY KEY, s TEXT)");
+  Exec(*db, "CREATE TABLE copy (id INTEGER PRIMARY KEY, s TEXT)");
+  const std::string text(1000, 'x');
+  for (int i = 0; i < 100; ++i) {  // 100 KiB: more than the bound
+    ASSERT_TRUE(db->Execute("INSERT INTO big VALUES (?, ?)",
+                            {Value::Int(i), Value::Text(text)})
+                    .ok());
+  }
+  Status s = db->Execute("INSERT INTO copy SELECT * FROM big");
+  EXPECT_EQ(s.code(), Code::kLimitExceeded) << s.ToString();
+  EXPECT_NE(s.message().find("write in smaller statements"), std::string::npos)
+      << s.ToString();
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM copy"), "(0)");
+  Exec(*db, "INSERT INTO copy SELECT * FROM big WHERE id < 20");
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM copy"), "(20)");
+}
+
 // Counts the batches written and how.
 class CountingStore : public testing::ForwardingStore {
  public:

@@ -61,6 +61,13 @@ std::unique_ptr<KvIterator> WriteTxn::NewIterator(
 
 Status WriteTxn::CheckBytes() const {
   if (bytes_ <= max_bytes_) return Status::OK();
+  if (!in_transaction_) {
+    return Status::LimitExceeded(
+        "the statement's writes would pass " +
+        std::to_string(limit_total_ >> 20) +
+        " MiB (Options::max_transaction_bytes); it changed nothing: write in "
+        "smaller statements");
+  }
   return Status::LimitExceeded(
       "the transaction's pending writes would pass " +
       std::to_string(limit_total_ >> 20) +

@@ -86,9 +86,13 @@ class WriteTxn {
   size_t bytes() const { return bytes_; }
   // Row helpers fail with LimitExceeded once bytes() passes `max_bytes`
   // (SIZE_MAX: no limit); `total` is the limit the message names.
-  void set_byte_limit(size_t max_bytes, size_t total) {
+  // The statement may add up to `max_bytes` of writes, of `total`
+  // (Options::max_transaction_bytes) in all; `in_transaction` picks the
+  // error's advice.
+  void set_byte_limit(size_t max_bytes, size_t total, bool in_transaction) {
     max_bytes_ = max_bytes;
     limit_total_ = total;
+    in_transaction_ = in_transaction;
   }
 
  private:
@@ -120,6 +124,7 @@ class WriteTxn {
   size_t bytes_ = 0;
   size_t max_bytes_ = SIZE_MAX;
   size_t limit_total_ = 0;
+  bool in_transaction_ = false;
   bool maintain_ranks_ = true;
   // Per ranked index: its entries added (+1) and removed (-1), by key.
   std::map<const IndexSchema*, std::map<std::string, int>> rank_changes_;

@@ -55,9 +55,10 @@ struct Options {
   // fails with Status::Busy. PRAGMA busy_timeout changes it.
   int64_t busy_timeout_ms = 5000;
   // The most a transaction holds uncommitted: the bytes of the keys and
-  // values it writes (rows and index entries). A statement that would pass
-  // it fails with LimitExceeded and changes nothing; the transaction can
-  // still commit what it holds, or roll back.
+  // values it writes (rows and index entries); a statement outside a
+  // transaction is one. A statement that would pass it fails with
+  // LimitExceeded and changes nothing; a transaction can still commit what
+  // it holds, or roll back.
   size_t max_transaction_bytes = size_t{256} << 20;
   // CREATE TABLE without a WITH (salt_buckets = N) clause creates a table
   // salted with this many buckets (1 to 256; 0: unsalted), and its stored
