@@ -64,7 +64,10 @@ class DatabaseImpl : public Database {
                                         const Params& params) override;
   Result<std::string> Explain(std::string_view sql,
                               const Params& params) override;
-  void Interrupt() override { interrupt_epoch_.fetch_add(1); }
+  void Interrupt() override {
+    interrupt_epoch_.fetch_add(1);
+    writer_.Interrupt();  // writers waiting for the slot stop too
+  }
   std::vector<std::string> TableNames() override;
   std::vector<SchemaEntry> Schema() override;
   Result<std::unique_ptr<Transaction>> Begin(TransactionMode mode) override;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -541,6 +542,28 @@ TEST(EngineTest, StatementTimeoutStopsALongQuery) {
   Exec(*db, "PRAGMA statement_timeout_ms = 0");
   EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t"), "(20000)");
   ExpectClean(*db);
+}
+
+// A join over small tables reads few keys and pairs many held rows: its
+// pairs count toward the interrupt check too (each scan of the inner side
+// alone is under the check's 1,024 steps).
+TEST(EngineTest, StatementTimeoutStopsAJoinOfSmallTables) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+  std::string insert = "INSERT INTO t VALUES ";
+  for (int i = 0; i < 300; ++i)
+    insert += (i ? ", (" : "(") + std::to_string(i) + ")";
+  Exec(*db, insert);
+  Exec(*db, "PRAGMA statement_timeout_ms = 20");
+  // 27 million pairs: seconds, where the timeout is 20 ms.
+  auto start = std::chrono::steady_clock::now();
+  Status s = db->Execute("SELECT count(*) FROM t a, t b, t c");
+  EXPECT_EQ(s.code(), Status::Code::kInterrupted) << s.ToString();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  // Read again per outer row (a budget no inner side fits in): the same.
+  Exec(*db, "PRAGMA sort_memory_bytes = 1024");
+  s = db->Execute("SELECT count(*) FROM t a, t b, t c");
+  EXPECT_EQ(s.code(), Status::Code::kInterrupted) << s.ToString();
 }
 
 TEST(EngineTest, PreparedStatementsCountTheirParameters) {

@@ -82,9 +82,10 @@ TEST(HashJoinTest, SameRowsAndOrderAsComparingEveryPair) {
     // In memory, then with a budget no right input fits in (read again
     // per left row).
     for (int64_t memory : {int64_t{1} << 30, int64_t{64}}) {
+      ExecContext ctx;
       auto join = NewHashJoin(
-          NewValues(left), [&] { return NewValues(right); }, 0, 0, collation,
-          memory);
+          &ctx, NewValues(left), [&] { return NewValues(right); }, 0, 0,
+          collation, memory);
       ASSERT_EQ(Show(Drain(join.get())), Show(want))
           << "round " << round << ", memory " << memory;
       rescans_checked += memory == 64 && !want.empty();

@@ -329,6 +329,31 @@ TEST(Transaction, ReadersNeverSeeUncommittedWritesNorWait) {
   EXPECT_EQ(QueryText(*db, "SELECT id FROM t WHERE a < 10"), "(7)");
 }
 
+// Interrupt() stops a writer that waits for the slot, too, at once rather
+// than at the end of its busy timeout; a later writer waits as before.
+TEST(Transaction, InterruptStopsAWriterWaitingForTheSlot) {
+  auto db = TwoIndexTable();
+  Exec(*db, "PRAGMA busy_timeout = 10000");
+  auto first = Begin(*db);
+  Exec(*first, "INSERT INTO t VALUES (7, 1, 1)");  // takes the writer slot
+  Status waiting;
+  std::chrono::milliseconds waited{};
+  std::thread second([&] {
+    auto start = std::chrono::steady_clock::now();
+    waiting = db->Execute("INSERT INTO t VALUES (8, 1, 1)");
+    waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - start);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  db->Interrupt();
+  second.join();
+  EXPECT_EQ(waiting.code(), Code::kInterrupted) << waiting.ToString();
+  EXPECT_LT(waited.count(), 5000);
+  ASSERT_TRUE(first->Commit().ok());
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t WHERE id >= 7"), "(1)");
+  Exec(*db, "INSERT INTO t VALUES (8, 1, 1)");
+}
+
 TEST(Transaction, ASecondWriterFailsWithBusyAfterTheTimeout) {
   auto db = TwoIndexTable();
   Exec(*db, "PRAGMA busy_timeout = 100");

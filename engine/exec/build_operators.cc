@@ -257,11 +257,12 @@ std::unique_ptr<RowSource> BuildOperators(
                            node->seek_right ? RightSeekTarget(*node) : nullptr);
       } else if (node->kind == Kind::kHashJoin) {
         out = NewHashJoin(
-            input(0), [input] { return input(1); }, node->left_key,
+            ctx, input(0), [input] { return input(1); }, node->left_key,
             node->right_key, node->join_collation, ctx->sort_memory_bytes);
       } else {
         out = NewNestedLoop(
-            input(0), [input] { return input(1); }, ctx->sort_memory_bytes);
+            ctx, input(0), [input] { return input(1); },
+            ctx->sort_memory_bytes);
       }
       break;
     }

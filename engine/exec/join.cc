@@ -181,10 +181,11 @@ uint64_t KeyHash(const Value& v, const Collation* collation,
 // order.
 class HeldRightJoin : public RowSource {
  public:
-  HeldRightJoin(std::unique_ptr<RowSource> left, RowSourceFactory open_right,
-                bool keyed, int left_key, int right_key,
-                const Collation* collation, int64_t memory_bytes)
-      : left_(std::move(left)),
+  HeldRightJoin(const ExecContext* ctx, std::unique_ptr<RowSource> left,
+                RowSourceFactory open_right, bool keyed, int left_key,
+                int right_key, const Collation* collation, int64_t memory_bytes)
+      : ctx_(ctx),
+        left_(std::move(left)),
         open_right_(std::move(open_right)),
         keyed_(keyed),
         left_key_(left_key),
@@ -220,6 +221,7 @@ class HeldRightJoin : public RowSource {
       if (rescan_) {
         Row r;
         while (right_->Next(&r)) {
+          if (Interrupted()) return false;
           if (Pairs(r)) {
             Concat(left_row_, r, out);
             return true;
@@ -232,6 +234,7 @@ class HeldRightJoin : public RowSource {
                            : matches_ ? matches_->size()
                                       : 0;
         while (next_ < end) {
+          if (Interrupted()) return false;
           const Row& r = inner_[keyed_ ? (*matches_)[next_] : next_];
           ++next_;
           if (Pairs(r)) {
@@ -246,6 +249,13 @@ class HeldRightJoin : public RowSource {
   Status status() const override { return status_; }
 
  private:
+  // Counts a pair tried (held rows are read without a scan's own count).
+  bool Interrupted() {
+    if (!ctx_->Tick()) return false;
+    status_ = Status::Interrupted("statement interrupted");
+    return true;
+  }
+
   // Whether right row `r` pairs with the current left row (keyed: the
   // hash only narrows; the keys are compared as the merge join does).
   bool Pairs(const Row& r) const {
@@ -283,6 +293,7 @@ class HeldRightJoin : public RowSource {
     right_.reset();
   }
 
+  const ExecContext* ctx_;
   std::unique_ptr<RowSource> left_;
   RowSourceFactory open_right_;
   std::unique_ptr<RowSource> right_;  // read now (Load, or a rescan)
@@ -315,21 +326,24 @@ std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
                                      std::move(seek_target));
 }
 
-std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
+std::unique_ptr<RowSource> NewNestedLoop(const ExecContext* ctx,
+                                         std::unique_ptr<RowSource> left,
                                          RowSourceFactory open_right,
                                          int64_t memory_bytes) {
-  return std::make_unique<HeldRightJoin>(std::move(left), std::move(open_right),
-                                         false, -1, -1, nullptr, memory_bytes);
+  return std::make_unique<HeldRightJoin>(ctx, std::move(left),
+                                         std::move(open_right), false, -1, -1,
+                                         nullptr, memory_bytes);
 }
 
-std::unique_ptr<RowSource> NewHashJoin(std::unique_ptr<RowSource> left,
+std::unique_ptr<RowSource> NewHashJoin(const ExecContext* ctx,
+                                       std::unique_ptr<RowSource> left,
                                        RowSourceFactory open_right,
                                        int left_key, int right_key,
                                        const Collation* collation,
                                        int64_t memory_bytes) {
-  return std::make_unique<HeldRightJoin>(std::move(left), std::move(open_right),
-                                         true, left_key, right_key, collation,
-                                         memory_bytes);
+  return std::make_unique<HeldRightJoin>(ctx, std::move(left),
+                                         std::move(open_right), true, left_key,
+                                         right_key, collation, memory_bytes);
 }
 
 }  // namespace levelql

@@ -37,7 +37,9 @@ using RowSourceFactory = std::function<std::unique_ptr<RowSource>()>;
 // order. The right rows are read once and held in memory while they fit in
 // `memory_bytes`; past that they are let go and the right input is read
 // again, from its start, for each left row (bounded memory, more reads).
-std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
+// `ctx` counts the pairs tried toward its interrupt check.
+std::unique_ptr<RowSource> NewNestedLoop(const ExecContext* ctx,
+                                         std::unique_ptr<RowSource> left,
                                          RowSourceFactory open_right,
                                          int64_t memory_bytes);
 
@@ -49,7 +51,8 @@ std::unique_ptr<RowSource> NewNestedLoop(std::unique_ptr<RowSource> left,
 // rows of that key paired (bounded memory, more reads; the same rows in
 // the same order). NULL keys pair with nothing. For inputs that do not
 // come in key order: neither is sorted.
-std::unique_ptr<RowSource> NewHashJoin(std::unique_ptr<RowSource> left,
+std::unique_ptr<RowSource> NewHashJoin(const ExecContext* ctx,
+                                       std::unique_ptr<RowSource> left,
                                        RowSourceFactory open_right,
                                        int left_key, int right_key,
                                        const Collation* collation,

@@ -53,7 +53,7 @@ class TableScan : public RowSource {
       status_ = it_->status();  // LevelDB may skip an unreadable block
       return false;
     }
-    if ((++count_ & 1023) == 0 && ctx_->interrupted()) {
+    if (ctx_->Tick()) {
       status_ = Status::Interrupted("statement interrupted");
       return false;
     }
@@ -92,7 +92,6 @@ class TableScan : public RowSource {
   std::string prefix_;
   std::unique_ptr<KvIterator> it_;
   Status status_;
-  uint64_t count_ = 0;
 };
 
 class Filter : public RowSource {

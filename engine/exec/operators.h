@@ -61,7 +61,13 @@ struct ExecContext {
   // Steady-clock time after which the statement stops (0: none).
   int64_t deadline_ns = 0;
 
-  // Checked every 1024 keys by scans.
+  // Counts one unit of work (a key read, a pair of join rows tried) and,
+  // every 1024th, checks interrupted(). One count per statement, so that
+  // many short reads (a join's inner side read again per outer row) add up.
+  bool Tick() const { return (++ticks & 1023) == 0 && interrupted(); }
+  mutable uint64_t ticks = 0;
+
+  // Whether Interrupt() was called or the deadline passed.
   bool interrupted() const {
     if (interrupt_epoch && interrupt_epoch->load() != start_epoch) return true;
     return deadline_ns != 0 && NowNanos() > deadline_ns;

@@ -53,7 +53,6 @@ class SpanStream final : public RowIdStream {
     spans_.assign(source_->begin(), source_->end());  // keeps the capacity
     valid_ = pk_ready_ = false;
     pk_status_ = status_ = Status::OK();
-    count_ = 0;
     Start();
   }
 
@@ -362,7 +361,7 @@ class SpanStream final : public RowIdStream {
   }
 
   void Load() {
-    if ((++count_ & 1023) == 0 && ctx_->interrupted()) {
+    if (ctx_->Tick()) {
       status_ = Status::Interrupted("statement interrupted");
       valid_ = false;
       return;
@@ -393,7 +392,6 @@ class SpanStream final : public RowIdStream {
   mutable std::string_view pk_;
   mutable Status pk_status_;  // an entry whose primary key would not parse
   Status status_;
-  uint64_t count_ = 0;
   std::unique_ptr<KvIterator> rank_it_;  // ranked indexes: the counts
   ranks::Space space_;
 };

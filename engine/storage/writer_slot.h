@@ -25,11 +25,15 @@ class WriterSlot {
   Status Acquire(int64_t timeout_ms);
   // REQUIRES: the slot is held (by the caller's statement or transaction).
   void Release();
+  // Wakes every writer waiting now: their Acquire fails with Interrupted
+  // (Database::Interrupt stops waiting statements too).
+  void Interrupt();
 
  private:
   std::mutex mu_;
   std::condition_variable released_;
-  bool held_ = false;  // guarded by mu_
+  bool held_ = false;        // guarded by mu_
+  uint64_t interrupts_ = 0;  // guarded by mu_
 };
 
 // Holds the slot for one statement: Acquire() takes it, the destructor gives

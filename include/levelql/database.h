@@ -233,8 +233,9 @@ class Database {
   // The plan of a SELECT, UPDATE or DELETE, one node per line.
   virtual Result<std::string> Explain(std::string_view sql,
                                       const Params& params = {}) = 0;
-  // Makes running statements stop soon with Status::Interrupted. Safe to call
-  // from any thread, e.g. a signal handler's helper thread.
+  // Makes running statements stop soon with Status::Interrupted, and those
+  // waiting for another writer at once. Safe to call from any thread, e.g.
+  // a signal handler's helper thread.
   virtual void Interrupt() = 0;
 
   virtual std::vector<std::string> TableNames() = 0;
