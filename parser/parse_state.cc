@@ -1,24 +1,6 @@
 #include "parser/parse_state.h"
 
-#include <pthread.h>
-
 namespace levelql::parser {
-
-uintptr_t StackFloor() {
-  constexpr uintptr_t kMargin = 256 << 10;
-  thread_local uintptr_t floor = [] {
-    pthread_attr_t attr;
-    void* low = nullptr;
-    size_t size = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-      pthread_attr_getstack(&attr, &low, &size);
-      pthread_attr_destroy(&attr);
-    }
-    return size > 2 * kMargin ? reinterpret_cast<uintptr_t>(low) + kMargin
-                              : uintptr_t{0};
-  }();
-  return floor;
-}
 
 int ParseState::NamedParam(const std::string& name) {
   for (const auto& [known, n] : named_params) {

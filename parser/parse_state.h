@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/stack_floor.h"
 #include "parser/ast.h"
 #include "parser/lexer.h"
 #include "parser/parse_error.h"
@@ -24,18 +25,10 @@
 
 namespace levelql::parser {
 
-// The lowest address the parser lets its recursion reach on this thread:
-// the thread's stack bottom plus a margin for the frames between two checks,
-// exception unwinding and sanitizer overhead. The level limit
-// (max_expression_depth) is what normally stops deep input; this stops it
-// where stacks are small or frames big (threads with small stacks, ASan).
-// 0 when the stack is unknown.
-uintptr_t StackFloor();
-
 struct ParseState {
   const SourceMap& map;
   const ParseOptions& options;
-  uintptr_t stack_floor;  // see StackFloor
+  uintptr_t stack_floor;  // base/stack_floor.h
   int depth = 0;          // brackets open around the current position
   int max_param = 0;      // largest parameter number so far
   // :name -> its number: the next number at its first use (SQLite's rule).

@@ -1,6 +1,7 @@
 // End-to-end behaviour of the engine through SQL: storage, catalog, index
 // maintenance, constraints, CHECK, persistence and error reporting.
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -564,6 +565,70 @@ TEST(EngineTest, StatementTimeoutStopsAJoinOfSmallTables) {
   Exec(*db, "PRAGMA sort_memory_bytes = 1024");
   s = db->Execute("SELECT count(*) FROM t a, t b, t c");
   EXPECT_EQ(s.code(), Status::Code::kInterrupted) << s.ToString();
+}
+
+// Deep expressions on threads with small stacks (thread pools give 256 KiB
+// to 1 MiB): the parser, the binder and the evaluator recurse once per
+// level and stop with LimitExceeded short of the stack's end, where a
+// 999-term sum crashed a 1 MiB thread in the evaluator and a 999-term OR a
+// 512 KiB one in the binder.
+struct DeepJob {
+  Database* db;
+  std::string sql;
+  Status status;
+};
+
+void* RunDeepJob(void* arg) {
+  auto* job = static_cast<DeepJob*>(arg);
+  auto cur = job->db->Query(job->sql);
+  if (!cur.ok()) {
+    job->status = cur.status();
+    return nullptr;
+  }
+  while ((*cur)->Next()) {
+  }
+  job->status = (*cur)->status();
+  return nullptr;
+}
+
+TEST(EngineTest, DeepExpressionsOnSmallStacksFailCleanly) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, s TEXT)");
+  Exec(*db, "INSERT INTO t VALUES (1, 1, 'x'), (2, 2, 'y')");
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  const std::vector<std::string> queries = {
+      "SELECT a" + repeat(" + 1", 998) + " FROM t",
+      "SELECT s" + repeat(" || 'z'", 998) + " FROM t",
+      "SELECT " + repeat("- ", 999) + "a FROM t",
+      "SELECT id FROM t WHERE a = 0" + repeat(" OR a = 1", 998),
+      "SELECT " + repeat("(", 999) + "1" + repeat(")", 999) + " FROM t",
+      "SELECT " + repeat("abs(", 999) + "a" + repeat(")", 999) + " FROM t",
+  };
+  for (size_t stack : {size_t{64} << 10, size_t{256} << 10, size_t{512} << 10,
+                       size_t{1} << 20}) {
+    for (const std::string& sql : queries) {
+      SCOPED_TRACE(std::to_string(stack >> 10) + " KiB: " + sql.substr(0, 40));
+      DeepJob job{db.get(), sql, Status::OK()};
+      pthread_attr_t attr;
+      pthread_attr_init(&attr);
+      pthread_attr_setstacksize(&attr, stack);
+      pthread_t thread;
+      ASSERT_EQ(pthread_create(&thread, &attr, RunDeepJob, &job), 0);
+      pthread_join(thread, nullptr);
+      pthread_attr_destroy(&attr);
+      EXPECT_TRUE(job.status.ok() ||
+                  job.status.code() == Status::Code::kLimitExceeded)
+          << job.status.ToString();
+    }
+  }
+  // A default stack answers them all.
+  for (const std::string& sql : queries) {
+    EXPECT_TRUE(db->Query(sql).ok()) << sql.substr(0, 40);
+  }
 }
 
 TEST(EngineTest, PreparedStatementsCountTheirParameters) {

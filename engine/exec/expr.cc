@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/stack_floor.h"
 #include "engine/exec/functions.h"
 #include "parser/parse_error.h"
 
@@ -155,6 +156,12 @@ Result<Value> EvalIn(const BoundExpr& e, const EvalContext& ctx) {
 }  // namespace
 
 Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
+  // One frame per level of the expression: a deep one on a thread with a
+  // small stack fails instead of overflowing it.
+  if (!e.args.empty() && StackExhausted()) {
+    return Status::LimitExceeded(
+        PlaceOf(e) + "expression nesting exceeds this thread's stack");
+  }
   switch (e.kind) {
     case BoundExpr::Kind::kConst:
       return e.value;

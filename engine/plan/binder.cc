@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/stack_floor.h"
 #include "engine/exec/functions.h"
 #include "parser/parse_error.h"
 
@@ -137,6 +138,12 @@ Result<int> Binder::ParamSlot(const Expr& e) {
 }
 
 Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
+  // One frame per level: a deep expression on a thread with a small stack
+  // fails instead of overflowing it (the parser checks the same).
+  if (StackExhausted()) {
+    return Status::LimitExceeded(
+        Where(e.pos) + "expression nesting exceeds this thread's stack");
+  }
   auto out = std::make_unique<BoundExpr>();
   out->pos = e.pos;
   auto bind_args = [&]() -> Status {
