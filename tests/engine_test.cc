@@ -653,6 +653,24 @@ TEST(EngineTest, APlainParameterAfterANamedOneGetsItsOwnSlot) {
   EXPECT_EQ(QueryText(*db, "SELECT :x, ?, :x FROM t", p), "(5, 7, 5)");
 }
 
+// TEXT is UTF-8 wherever it comes from: a literal too (it was taken as it
+// was, and `=` under nocase then disagreed with LIKE about it).
+TEST(EngineTest, AStringLiteralMustBeUtf8) {
+  auto db = OpenMemory();
+  Exec(*db, "CREATE TABLE t (c TEXT COLLATE nocase)");
+  for (const char* sql :
+       {"SELECT 'a\xff'", "SELECT count(*) FROM t WHERE c = 'a\xff'",
+        "SELECT count(*) FROM t WHERE c LIKE 'a\xc3'"}) {
+    auto cur = db->Query(sql);
+    ASSERT_FALSE(cur.ok()) << sql;
+    EXPECT_EQ(cur.status().code(), Status::Code::kTypeError);
+    EXPECT_NE(cur.status().message().find("string literal: invalid UTF-8"),
+              std::string::npos)
+        << cur.status().ToString();
+  }
+  EXPECT_EQ(QueryText(*db, "SELECT 'caf\xc3\xa9'"), "(caf\xc3\xa9)");
+}
+
 TEST(EngineTest, ANamedParameterKeyedWithItsColonIsExplained) {
   auto db = OpenMemory();
   auto stmt = db->Prepare("SELECT :b");

@@ -4,6 +4,7 @@
 
 #include "base/stack_floor.h"
 #include "engine/exec/functions.h"
+#include "indexes/collation.h"
 #include "parser/parse_error.h"
 
 namespace levelql {
@@ -165,6 +166,14 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
   };
   switch (e.kind) {
     case ExprKind::kLiteral:
+      // TEXT is UTF-8 wherever it comes from (a value stored or CAST is
+      // checked too): collations and LIKE are defined on nothing else.
+      if (e.literal.type() == Type::kText) {
+        if (Status v = ValidateUtf8(e.literal.text()); !v.ok()) {
+          return Status::TypeError(Where(e.pos) +
+                                   "string literal: " + v.message());
+        }
+      }
       out->kind = BoundExpr::Kind::kConst;
       out->value = e.literal;
       out->type = e.literal.type();
