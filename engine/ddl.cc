@@ -81,12 +81,12 @@ Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
 
 namespace {
 
-// INCLUDE lists other columns than the key's, each once, as the key lists
-// its own. Checked when an index is made only: an index stored before
-// this rule still opens.
+// INCLUDE lists each column once, as the key lists its own (a key column
+// may be listed: under a collation the key holds its collation key, and
+// INCLUDE its text). Checked when an index is made only: an index stored
+// before this rule still opens.
 Status CheckInclude(const TableSchema& table, const IndexSchema& index) {
   std::set<int> seen;
-  for (const KeyColumn& k : index.columns) seen.insert(k.column);
   for (int col : index.include) {
     const ColumnSchema& c = table.columns[col];
     if (c.hidden) {
@@ -95,13 +95,9 @@ Status CheckInclude(const TableSchema& table, const IndexSchema& index) {
                                      index.name + ")");
     }
     if (!seen.insert(col).second) {
-      bool key = false;
-      for (const KeyColumn& k : index.columns) key = key || k.column == col;
-      return Status::InvalidArgument(
-          "column " + c.name +
-          (key ? " is in the key of index "
-               : " appears twice in INCLUDE of index ") +
-          index.name + (key ? " already; INCLUDE lists other columns" : ""));
+      return Status::InvalidArgument("column " + c.name +
+                                     " appears twice in INCLUDE of index " +
+                                     index.name);
     }
   }
   return Status::OK();
