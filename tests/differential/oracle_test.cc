@@ -8,6 +8,7 @@
 // seeds: README.md here).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -78,10 +79,13 @@ struct Stats {
 // LEVELQL_SEED) gets its share, in rounds seeded base, base + 1, ...
 // `round(seed, end)` makes checks until stats->checks reaches `end` or the
 // round is over.
+// `share` divides the budget for an oracle whose checks cost more.
 void RunRounds(const char* name, std::initializer_list<uint64_t> fixed,
                Stats* stats,
-               const std::function<void(uint64_t, int64_t)>& round) {
-  const int64_t budget = EnvInt("LEVELQL_ORACLE_CHECKS", 5000);
+               const std::function<void(uint64_t, int64_t)>& round,
+               int64_t share = 1) {
+  const int64_t budget =
+      std::max<int64_t>(1, EnvInt("LEVELQL_ORACLE_CHECKS", 5000) / share);
   const int64_t max_failures = EnvInt("LEVELQL_MAX_FAILURES", 5);
   const std::vector<uint64_t> seeds = testing::TestSeeds(name, fixed);
   for (size_t i = 0; i < seeds.size(); ++i) {
@@ -459,31 +463,32 @@ TEST(Oracles, ContinuationWithWrites) {
   auto start = std::chrono::steady_clock::now();
   Stats stats;
   int64_t refused = 0, writes_run = 0;
-  RunRounds("paging_writes", kPagingWritesSeeds, &stats,
-            [&](uint64_t seed, int64_t end) {
-              OracleRound round(seed);
-              int64_t n = 10 + static_cast<int64_t>(seed % 30);
-              for (int64_t i = 0; i < n && stats.checks < end; ++i) {
-                Query q = RandomQueryOrJoin(round.gen());
-                if (!EveryColumnQuery(q, round.history().tables)) continue;
-                std::vector<std::string> writes = WritesBetweenPages(round);
-                Case c = round.With(round.history(), QueryStep(q));
-                auto db = Replay(c);
-                ++stats.checks;
-                writes_run += static_cast<int64_t>(writes.size());
-                OracleResult res =
-                    ContinuationWithWrites(*db, c.tables, q, writes);
-                refused += res.refused;
-                if (res.diff.empty()) continue;
-                ++stats.failures;
-                Check check = [writes](LevelqlEngine& db, const Case& c) {
-                  return ContinuationWithWrites(db, c.tables,
-                                                c.steps.back().query, writes);
-                };
-                Report("paging_writes", round.seed(), c, res, check);
-                break;
-              }
-            });
+  RunRounds(
+      "paging_writes", kPagingWritesSeeds, &stats,
+      [&](uint64_t seed, int64_t end) {
+        OracleRound round(seed);
+        int64_t n = 10 + static_cast<int64_t>(seed % 30);
+        for (int64_t i = 0; i < n && stats.checks < end; ++i) {
+          Query q = RandomQueryOrJoin(round.gen());
+          if (!EveryColumnQuery(q, round.history().tables)) continue;
+          std::vector<std::string> writes = WritesBetweenPages(round);
+          Case c = round.With(round.history(), QueryStep(q));
+          auto db = Replay(c);
+          ++stats.checks;
+          writes_run += static_cast<int64_t>(writes.size());
+          OracleResult res = ContinuationWithWrites(*db, c.tables, q, writes);
+          refused += res.refused;
+          if (res.diff.empty()) continue;
+          ++stats.failures;
+          Check check = [writes](LevelqlEngine& db, const Case& c) {
+            return ContinuationWithWrites(db, c.tables, c.steps.back().query,
+                                          writes);
+          };
+          Report("paging_writes", round.seed(), c, res, check);
+          break;
+        }
+      },
+      /*share=*/2);  // a check replays the round, then pages
   Finish("paging_writes", stats, start,
          ", " + std::to_string(writes_run) + " writes between pages (" +
              std::to_string(refused) + " refused: plan changed)");
