@@ -319,8 +319,10 @@ std::string ValueToText(const Value& v) {
       // Its bytes, as SQLite reads a blob as text (which need not be
       // UTF-8: a write of TEXT checks that).
       return v.text();
+    case Type::kText:
+      return v.text();  // 'NULL' too: only a NULL Value is empty text
     default:
-      return v.ToString() == "NULL" ? "" : v.ToString();
+      return v.ToString();
   }
 }
 
