@@ -252,7 +252,7 @@ class HeldRightJoin : public RowSource {
   // Counts a pair tried (held rows are read without a scan's own count).
   bool Interrupted() {
     if (!ctx_->Tick()) return false;
-    status_ = Status::Interrupted("statement interrupted");
+    status_ = ctx_->InterruptedStatus();
     return true;
   }
 

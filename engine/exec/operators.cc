@@ -54,7 +54,7 @@ class TableScan : public RowSource {
       return false;
     }
     if (ctx_->Tick()) {
-      status_ = Status::Interrupted("statement interrupted");
+      status_ = ctx_->InterruptedStatus();
       return false;
     }
     ++ctx_->keys_read;

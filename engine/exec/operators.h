@@ -72,6 +72,15 @@ struct ExecContext {
     if (interrupt_epoch && interrupt_epoch->load() != start_epoch) return true;
     return deadline_ns != 0 && NowNanos() > deadline_ns;
   }
+  // The error of a statement interrupted() stopped: which of the two.
+  Status InterruptedStatus() const {
+    if (interrupt_epoch && interrupt_epoch->load() != start_epoch) {
+      return Status::Interrupted("statement interrupted");
+    }
+    return Status::Interrupted(
+        "statement stopped at its timeout (Options::statement_timeout_ms, "
+        "PRAGMA statement_timeout_ms)");
+  }
   static int64_t NowNanos() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())

@@ -362,7 +362,7 @@ class SpanStream final : public RowIdStream {
 
   void Load() {
     if (ctx_->Tick()) {
-      status_ = Status::Interrupted("statement interrupted");
+      status_ = ctx_->InterruptedStatus();
       valid_ = false;
       return;
     }
