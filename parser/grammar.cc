@@ -378,11 +378,18 @@ auto const join_table_def =
       ident_tok[set_to<&JoinTable::alias>]) >>
     -(kw("ON") > expr[set_to<&JoinTable::on>]) >>
     -reject(kw("USING"), "JOIN ... USING");
-auto const from_table =
-    (reject(ch_lparen, "subquery") |
-     table_name[set_name_pos<&Select::table, &Select::table_pos>]) >>
+auto const from_named =
+    table_name[set_name_pos<&Select::table, &Select::table_pos>] >>
     -((kw("AS") > ident_tok[set_to<&Select::alias>]) |
-      ident_tok[set_to<&Select::alias>]) >>
+      ident_tok[set_to<&Select::alias>]);
+// Inner joins associate: `FROM (a CROSS JOIN b), c` is `FROM a CROSS JOIN
+// b, c` (SQLite's sqllogictest writes its joins so). A SELECT there is a
+// subquery, which is refused.
+auto const from_table =
+    ((ch_lparen >
+      (reject(kw("SELECT"), "subquery") |
+       (from_named >> *join_table[push_to<&Select::joins>] > ch_rparen))) |
+     from_named) >>
     *join_table[push_to<&Select::joins>];
 // FROM may be left out (one row, no table); when what follows the items
 // starts no clause, FROM is what was expected there.
