@@ -385,12 +385,11 @@ auto const from_named =
 // Inner joins associate: `FROM (a CROSS JOIN b), c` is `FROM a CROSS JOIN
 // b, c` (SQLite's sqllogictest writes its joins so). A SELECT there is a
 // subquery, which is refused.
-auto const from_table =
-    ((ch_lparen >
-      (reject(kw("SELECT"), "subquery") |
-       (from_named >> *join_table[push_to<&Select::joins>] > ch_rparen))) |
-     from_named) >>
-    *join_table[push_to<&Select::joins>];
+auto const from_table = (reject(ch_lparen >> kw("SELECT"), "subquery") |
+                         (ch_lparen > from_named >>
+                          *join_table[push_to<&Select::joins>] > ch_rparen) |
+                         from_named) >>
+                        *join_table[push_to<&Select::joins>];
 // FROM may be left out (one row, no table); when what follows the items
 // starts no clause, FROM is what was expected there.
 auto const from_clause = (!(kw("WHERE") | kw("GROUP") | kw("HAVING") |
