@@ -540,6 +540,10 @@ TEST(EngineTest, StatementTimeoutStopsALongQuery) {
     s = db->Execute("SELECT count(*) FROM t WHERE v * 3 + 1 > 0");
   }
   EXPECT_EQ(s.code(), Status::Code::kInterrupted) << s.ToString();
+  // CHECK reads every row and entry: it stops too.
+  s = Status::OK();
+  for (int i = 0; i < 200 && s.ok(); ++i) s = db->Execute("CHECK");
+  EXPECT_EQ(s.code(), Status::Code::kInterrupted) << s.ToString();
   Exec(*db, "PRAGMA statement_timeout_ms = 0");
   EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t"), "(20000)");
   ExpectClean(*db);

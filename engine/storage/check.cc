@@ -234,12 +234,13 @@ class TableCheck {
  public:
   TableCheck(KvStore* store, const KvSnapshot* snapshot,
              const TableSchema& table, std::vector<const IndexSchema*> indexes,
-             CheckReport* report)
+             CheckReport* report, const std::function<bool()>& stopped)
       : store_(store),
         snapshot_(snapshot),
         table_(table),
         indexes_(std::move(indexes)),
         report_(report),
+        stopped_(stopped),
         table_prefix_(rows::IdPrefix(table.id)) {}
 
   Status Run() {
@@ -264,6 +265,14 @@ class TableCheck {
       values.push_back(std::move(v));
     }
     return keys::KeyToString(values);
+  }
+
+  // Counts a key read; every 1,024th asks whether to stop.
+  Status Step() {
+    if (stopped_ && (++steps_ & 1023) == 0 && stopped_()) {
+      return Status::Interrupted("CHECK interrupted");
+    }
+    return Status::OK();
   }
 
   void Problem(int64_t* counter, const IndexSchema& index,
@@ -297,6 +306,7 @@ class TableCheck {
     Row row;
     for (SeekPrefix(it.get(), table_prefix_);
          it->Valid() && HasPrefix(it->key(), table_prefix_); it->Next()) {
+      LQ_RETURN_IF_ERROR(Step());
       Status s = rows::DecodeRow(table_, it->key(), it->value(), &row);
       if (!s.ok()) {
         report_->stale++;
@@ -350,6 +360,7 @@ class TableCheck {
     std::string why;
     for (SeekPrefix(it.get(), prefix);
          it->Valid() && HasPrefix(it->key(), prefix); it->Next()) {
+      LQ_RETURN_IF_ERROR(Step());
       report_->entries++;
       const std::string_view key = it->key(), value = it->value();
       if (!ParseEntry(table_, index, key, value, &e, &why)) {
@@ -432,6 +443,7 @@ class TableCheck {
     Row row;
     for (SeekPrefix(it.get(), table_prefix_);
          it->Valid() && HasPrefix(it->key(), table_prefix_); it->Next()) {
+      LQ_RETURN_IF_ERROR(Step());
       if (!rows::DecodeRow(table_, it->key(), it->value(), &row).ok()) {
         continue;  // reported by CountRowsAndExpectedEntries
       }
@@ -515,6 +527,8 @@ class TableCheck {
   const TableSchema& table_;
   std::vector<const IndexSchema*> indexes_;
   CheckReport* report_;
+  const std::function<bool()>& stopped_;
+  uint64_t steps_ = 0;
   const std::string table_prefix_;
 };
 
@@ -539,14 +553,15 @@ Status CheckReport::ToStatus() const {
 
 Status CheckTable(KvStore* store, const KvSnapshot* snapshot,
                   const TableSchema& table, const std::string& only_index,
-                  CheckReport* report) {
+                  CheckReport* report, const std::function<bool()>& stopped) {
   std::vector<const IndexSchema*> indexes;
   for (const auto& index : table.indexes) {
     if (only_index.empty() || index->name == only_index) {
       indexes.push_back(index.get());
     }
   }
-  return TableCheck(store, snapshot, table, std::move(indexes), report).Run();
+  return TableCheck(store, snapshot, table, std::move(indexes), report, stopped)
+      .Run();
 }
 
 }  // namespace levelql

@@ -11,6 +11,7 @@
 #ifndef LEVELQL_ENGINE_STORAGE_CHECK_H_
 #define LEVELQL_ENGINE_STORAGE_CHECK_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,12 @@ struct CheckReport {
 };
 
 // Checks `table` (only the index named `only_index` when not empty).
+// `stopped` (when set) is asked every 1,024 keys whether to stop: the
+// check then fails with Interrupted.
 Status CheckTable(KvStore* store, const KvSnapshot* snapshot,
                   const TableSchema& table, const std::string& only_index,
-                  CheckReport* report);
+                  CheckReport* report,
+                  const std::function<bool()>& stopped = {});
 
 // A salted table's keys (indexes/salt.h), read from `physical` (the store
 // itself, not a salted view): every row key must hold its primary key's
