@@ -51,10 +51,14 @@ Result<Value> Substr(const Value& s, const Value& start, const Value* len) {
     offsets = CodePointOffsets(text);
   }
   const int64_t n = static_cast<int64_t>(offsets.size()) - 1;
-  Value p1 = CastValue(start, Type::kInteger).value();
+  // A list has no integer value: the CAST's TypeError, not a value.
+  LQ_ASSIGN_OR_RETURN(Value p1, CastValue(start, Type::kInteger));
   int64_t from = p1.int_value();
   int64_t count = 0;
-  if (len) count = CastValue(*len, Type::kInteger).value().int_value();
+  if (len) {
+    LQ_ASSIGN_OR_RETURN(Value c, CastValue(*len, Type::kInteger));
+    count = c.int_value();
+  }
   // SQLite: negative start counts from the end; negative length takes the
   // characters before start.
   if (from < 0) {
