@@ -69,14 +69,14 @@ struct ExecContext {
 
   // Whether Interrupt() was called or the deadline passed.
   bool interrupted() const {
-    if (interrupt_epoch && interrupt_epoch->load() != start_epoch) return true;
-    return deadline_ns != 0 && NowNanos() > deadline_ns;
+    return interrupt_called() || (deadline_ns != 0 && NowNanos() > deadline_ns);
+  }
+  bool interrupt_called() const {
+    return interrupt_epoch && interrupt_epoch->load() != start_epoch;
   }
   // The error of a statement interrupted() stopped: which of the two.
   Status InterruptedStatus() const {
-    if (interrupt_epoch && interrupt_epoch->load() != start_epoch) {
-      return Status::Interrupted("statement interrupted");
-    }
+    if (interrupt_called()) return Status::Interrupted("statement interrupted");
     return Status::Interrupted(
         "statement stopped at its timeout (Options::statement_timeout_ms, "
         "PRAGMA statement_timeout_ms)");
