@@ -251,18 +251,22 @@ std::unique_ptr<RowSource> BuildOperators(
         const auto& table = node->join_tables[i];
         return BuildOperators(node->children[i].get(), ctx, table ? table : t);
       };
+      const JoinLayout layout{node->join_left_at, node->join_right_at,
+                              static_cast<int>(t->columns.size())};
       if (node->kind == Kind::kMergeJoin) {
         out = NewMergeJoin(input(0), input(1), node->left_key, node->right_key,
                            node->join_collation, node->reverse,
-                           node->seek_right ? RightSeekTarget(*node) : nullptr);
+                           node->seek_right ? RightSeekTarget(*node) : nullptr,
+                           layout);
       } else if (node->kind == Kind::kHashJoin) {
         out = NewHashJoin(
             ctx, input(0), [input] { return input(1); }, node->left_key,
-            node->right_key, node->join_collation, ctx->sort_memory_bytes);
+            node->right_key, node->join_collation, ctx->sort_memory_bytes,
+            layout);
       } else {
         out = NewNestedLoop(
-            ctx, input(0), [input] { return input(1); },
-            ctx->sort_memory_bytes);
+            ctx, input(0), [input] { return input(1); }, ctx->sort_memory_bytes,
+            layout);
       }
       break;
     }

@@ -13,37 +13,52 @@
 namespace levelql {
 namespace {
 
-// `out` = left then right. A row of the right width already (the last
-// joined row) is assigned over, which keeps its values' buffers.
-void Concat(const Row& left, const Row& right, Row* out) {
-  if (out->size() == left.size() + right.size()) {
-    std::copy(left.begin(), left.end(), out->begin());
-    std::copy(right.begin(), right.end(), out->begin() + left.size());
-    return;
+// `out` = the left row's values at `at.left_at` and the right row's at
+// `at.right_at`, in a row of `at.width` values whose other values are NULL
+// (no width: the left row's, then the right row's). A row of that width
+// already (the last joined row) is assigned over, which keeps its values'
+// buffers.
+void Place(const Row& left, const Row& right, const JoinLayout& at, Row* out) {
+  size_t width = at.width;
+  size_t left_at = at.left_at, right_at = at.right_at;
+  if (width == 0) {
+    width = left.size() + right.size();
+    left_at = 0;
+    right_at = left.size();
   }
-  out->clear();
-  out->reserve(left.size() + right.size());
-  out->insert(out->end(), left.begin(), left.end());
-  out->insert(out->end(), right.begin(), right.end());
+  if (out->size() != width) {
+    out->assign(width, Value());
+  } else if (left.size() + right.size() < width) {
+    // The values of tables joined later, NULL (the caller may have
+    // changed them).
+    for (size_t i = 0; i < width; ++i) {
+      const bool ours = (i >= left_at && i < left_at + left.size()) ||
+                        (i >= right_at && i < right_at + right.size());
+      if (!ours) (*out)[i] = Value();
+    }
+  }
+  std::copy(left.begin(), left.end(), out->begin() + left_at);
+  std::copy(right.begin(), right.end(), out->begin() + right_at);
 }
 
 class MergeJoin : public RowSource {
  public:
   MergeJoin(std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right,
             int left_key, int right_key, const Collation* collation,
-            bool reverse, SeekTarget seek_target)
+            bool reverse, SeekTarget seek_target, JoinLayout layout)
       : left_(std::move(left)),
         right_(std::move(right)),
         left_key_(left_key),
         right_key_(right_key),
         collation_(collation),
         reverse_(reverse),
-        seek_target_(std::move(seek_target)) {}
+        seek_target_(std::move(seek_target)),
+        layout_(layout) {}
 
   bool Next(Row* out) override {
     for (;;) {
       if (next_match_ < group_.size() && matching_) {
-        Concat(left_row_, group_[next_match_++], out);
+        Place(left_row_, group_[next_match_++], layout_, out);
         return true;
       }
       if (left_done_ || !left_->Next(&left_row_)) {
@@ -133,6 +148,7 @@ class MergeJoin : public RowSource {
   const Collation* collation_;
   const bool reverse_;
   const SeekTarget seek_target_;
+  const JoinLayout layout_;
   std::string target_;
   Row left_row_, right_row_;
   bool has_right_ = false;  // right_row_ is read and not yet used
@@ -183,7 +199,8 @@ class HeldRightJoin : public RowSource {
  public:
   HeldRightJoin(const ExecContext* ctx, std::unique_ptr<RowSource> left,
                 RowSourceFactory open_right, bool keyed, int left_key,
-                int right_key, const Collation* collation, int64_t memory_bytes)
+                int right_key, const Collation* collation, int64_t memory_bytes,
+                JoinLayout layout)
       : ctx_(ctx),
         left_(std::move(left)),
         open_right_(std::move(open_right)),
@@ -191,7 +208,8 @@ class HeldRightJoin : public RowSource {
         left_key_(left_key),
         right_key_(right_key),
         collation_(collation),
-        memory_bytes_(memory_bytes) {}
+        memory_bytes_(memory_bytes),
+        layout_(layout) {}
 
   bool Next(Row* out) override {
     if (!status_.ok()) return false;
@@ -223,7 +241,7 @@ class HeldRightJoin : public RowSource {
         while (right_->Next(&r)) {
           if (Interrupted()) return false;
           if (Pairs(r)) {
-            Concat(left_row_, r, out);
+            Place(left_row_, r, layout_, out);
             return true;
           }
         }
@@ -238,7 +256,7 @@ class HeldRightJoin : public RowSource {
           const Row& r = inner_[keyed_ ? (*matches_)[next_] : next_];
           ++next_;
           if (Pairs(r)) {
-            Concat(left_row_, r, out);
+            Place(left_row_, r, layout_, out);
             return true;
           }
         }
@@ -301,6 +319,7 @@ class HeldRightJoin : public RowSource {
   const int left_key_, right_key_;
   const Collation* collation_;
   const int64_t memory_bytes_;
+  const JoinLayout layout_;
   Status status_;
   bool loaded_ = false;
   bool rescan_ = false;  // the right rows did not fit: read per left row
@@ -320,30 +339,30 @@ std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
                                         std::unique_ptr<RowSource> right,
                                         int left_key, int right_key,
                                         const Collation* collation,
-                                        bool reverse, SeekTarget seek_target) {
+                                        bool reverse, SeekTarget seek_target,
+                                        JoinLayout layout) {
   return std::make_unique<MergeJoin>(std::move(left), std::move(right),
                                      left_key, right_key, collation, reverse,
-                                     std::move(seek_target));
+                                     std::move(seek_target), layout);
 }
 
 std::unique_ptr<RowSource> NewNestedLoop(const ExecContext* ctx,
                                          std::unique_ptr<RowSource> left,
                                          RowSourceFactory open_right,
-                                         int64_t memory_bytes) {
+                                         int64_t memory_bytes,
+                                         JoinLayout layout) {
   return std::make_unique<HeldRightJoin>(ctx, std::move(left),
                                          std::move(open_right), false, -1, -1,
-                                         nullptr, memory_bytes);
+                                         nullptr, memory_bytes, layout);
 }
 
-std::unique_ptr<RowSource> NewHashJoin(const ExecContext* ctx,
-                                       std::unique_ptr<RowSource> left,
-                                       RowSourceFactory open_right,
-                                       int left_key, int right_key,
-                                       const Collation* collation,
-                                       int64_t memory_bytes) {
-  return std::make_unique<HeldRightJoin>(ctx, std::move(left),
-                                         std::move(open_right), true, left_key,
-                                         right_key, collation, memory_bytes);
+std::unique_ptr<RowSource> NewHashJoin(
+    const ExecContext* ctx, std::unique_ptr<RowSource> left,
+    RowSourceFactory open_right, int left_key, int right_key,
+    const Collation* collation, int64_t memory_bytes, JoinLayout layout) {
+  return std::make_unique<HeldRightJoin>(
+      ctx, std::move(left), std::move(open_right), true, left_key, right_key,
+      collation, memory_bytes, layout);
 }
 
 }  // namespace levelql

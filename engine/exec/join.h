@@ -1,5 +1,5 @@
-// Join operators: rows of a left and a right input put side by side (the
-// left row's values, then the right row's).
+// Join operators: rows of a left and a right input put side by side, each
+// at its place in the joined row (JoinLayout).
 #ifndef LEVELQL_ENGINE_EXEC_JOIN_H_
 #define LEVELQL_ENGINE_EXEC_JOIN_H_
 
@@ -12,6 +12,17 @@
 
 namespace levelql {
 
+// Where a joined row's values come from: the left row's start at
+// `left_at`, the right row's at `right_at`, in a row of `width` values
+// whose others are NULL (the FROM clause's layout, with the values of the
+// tables not joined yet NULL). No width: the left row's values, then the
+// right row's.
+struct JoinLayout {
+  int left_at = 0;
+  int right_at = 0;
+  int width = 0;
+};
+
 // Both inputs come ordered by their key (value `left_key` of a left row,
 // `right_key` of a right row; ascending, or descending with `reverse`, by
 // `collation`). Every left row is paired with each right row of an equal
@@ -23,12 +34,10 @@ namespace levelql {
 // right rows before a left key, the right input seeks to it
 // (RowSource::SeekEntry) instead of reading every row in between.
 using SeekTarget = std::function<bool(const Value& key, std::string* target)>;
-std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
-                                        std::unique_ptr<RowSource> right,
-                                        int left_key, int right_key,
-                                        const Collation* collation,
-                                        bool reverse,
-                                        SeekTarget seek_target = nullptr);
+std::unique_ptr<RowSource> NewMergeJoin(
+    std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right,
+    int left_key, int right_key, const Collation* collation, bool reverse,
+    SeekTarget seek_target = nullptr, JoinLayout layout = {});
 
 // Opens the right input of a nested loop from its start (again).
 using RowSourceFactory = std::function<std::unique_ptr<RowSource>()>;
@@ -41,7 +50,8 @@ using RowSourceFactory = std::function<std::unique_ptr<RowSource>()>;
 std::unique_ptr<RowSource> NewNestedLoop(const ExecContext* ctx,
                                          std::unique_ptr<RowSource> left,
                                          RowSourceFactory open_right,
-                                         int64_t memory_bytes);
+                                         int64_t memory_bytes,
+                                         JoinLayout layout = {});
 
 // Every left row, in left order, paired with each right row of an equal key
 // (`left_key`, `right_key`, compared as the merge join compares them), in
@@ -51,12 +61,10 @@ std::unique_ptr<RowSource> NewNestedLoop(const ExecContext* ctx,
 // rows of that key paired (bounded memory, more reads; the same rows in
 // the same order). NULL keys pair with nothing. For inputs that do not
 // come in key order: neither is sorted.
-std::unique_ptr<RowSource> NewHashJoin(const ExecContext* ctx,
-                                       std::unique_ptr<RowSource> left,
-                                       RowSourceFactory open_right,
-                                       int left_key, int right_key,
-                                       const Collation* collation,
-                                       int64_t memory_bytes);
+std::unique_ptr<RowSource> NewHashJoin(
+    const ExecContext* ctx, std::unique_ptr<RowSource> left,
+    RowSourceFactory open_right, int left_key, int right_key,
+    const Collation* collation, int64_t memory_bytes, JoinLayout layout = {});
 
 }  // namespace levelql
 

@@ -55,9 +55,12 @@ bool Numeric(Type t) {
   return t == Type::kInteger || t == Type::kReal || t == Type::kBoolean;
 }
 
+// The first term of `terms` that can key a join of table `side` to the
+// tables `placed` marks (joined before it).
 std::optional<MergeKey> FindMergeKey(
-    const BoundSelect& s, size_t side,
+    const BoundSelect& s, size_t side, const std::vector<bool>& placed,
     const std::vector<const BoundExpr*>& terms) {
+  auto before = [&](const BoundExpr* e) { return placed[SideOf(s, e->index)]; };
   for (const BoundExpr* t : terms) {
     if (t->kind != BoundExpr::Kind::kBinary ||
         t->binary_op != parser::BinaryOp::kEq) {
@@ -69,12 +72,10 @@ std::optional<MergeKey> FindMergeKey(
         b->kind != BoundExpr::Kind::kColumn || a->is_list || b->is_list) {
       continue;
     }
-    if (SideOf(s, b->index) == static_cast<int>(side) &&
-        SideOf(s, a->index) < static_cast<int>(side)) {
+    if (SideOf(s, b->index) == static_cast<int>(side) && before(a)) {
       std::swap(a, b);
     }
-    if (SideOf(s, a->index) != static_cast<int>(side) ||
-        SideOf(s, b->index) >= static_cast<int>(side)) {
+    if (SideOf(s, a->index) != static_cast<int>(side) || !before(b)) {
       continue;
     }
     // Text compares with the term's collation; both columns must have it,
@@ -93,6 +94,57 @@ std::optional<MergeKey> FindMergeKey(
     return k;
   }
   return std::nullopt;
+}
+
+// The order tables join in (FROM indices). The FROM order, when each
+// table after the first has an equality to merge on with one before it;
+// else (rule join_order) the first table that has such an equality with
+// any other, then repeatedly the first table in FROM order that has one
+// with those placed, or, when none has, the first left (a nested loop:
+// forming every pair is put off until the tables the joined ones key are
+// joined). `keys` gets each table's merge key in that order (none for the
+// first).
+std::vector<size_t> JoinOrder(const BoundSelect& s, const RuleSet& rules,
+                              const std::vector<const BoundExpr*>& across,
+                              std::vector<std::optional<MergeKey>>* keys) {
+  const size_t n = s.from.size();
+  std::vector<size_t> order;
+  std::vector<bool> placed(n, false);
+  keys->assign(n, std::nullopt);
+  auto place = [&](size_t side) {
+    (*keys)[side] =
+        order.empty() ? std::nullopt : FindMergeKey(s, side, placed, across);
+    order.push_back(side);
+    placed[side] = true;
+  };
+  bool keyed = true;  // the FROM order merges every join
+  for (size_t k = 0; k < n; ++k) {
+    place(k);
+    if (k > 0 && !(*keys)[k]) keyed = false;
+  }
+  if (keyed || !rules.on(Rule::kJoinOrder)) return order;
+  order.clear();
+  keys->assign(n, std::nullopt);
+  // The first table that has such an equality with any other.
+  size_t first = 0;
+  for (size_t k = n; k-- > 0;) {
+    placed.assign(n, true);
+    placed[k] = false;
+    if (FindMergeKey(s, k, placed, across)) first = k;
+  }
+  placed.assign(n, false);
+  place(first);
+  while (order.size() < n) {
+    std::optional<size_t> next;
+    for (size_t k = 0; k < n && !next; ++k) {
+      if (!placed[k] && FindMergeKey(s, k, placed, across)) next = k;
+    }
+    for (size_t k = 0; k < n && !next; ++k) {
+      if (!placed[k]) next = k;
+    }
+    place(*next);
+  }
+  return order;
 }
 
 void AppendPk(const TableSchema& t, bool reverse, std::vector<SortKey>* out) {
@@ -226,11 +278,10 @@ class JoinPlanner {
         for (int c : cols) needed_.insert(c);  // the Filter reads them
       }
     }
-    keys_.assign(n, std::nullopt);
-    for (size_t k = 1; k < n; ++k) keys_[k] = FindMergeKey(s_, k, across_);
+    sequence_ = JoinOrder(s_, *input_.rules, across_, &keys_);
     // A key's range on one side is the other side's too (a = b and a < 5:
     // b < 5), so both read only the rows that can pair.
-    for (size_t k = 1; k < n; ++k) {
+    for (size_t k = 0; k < n; ++k) {
       if (!keys_[k]) continue;
       const int left = keys_[k]->left;
       const int right = s_.from[k].offset + keys_[k]->right;
@@ -290,15 +341,21 @@ class JoinPlanner {
         needed_.insert(s_.from[i].offset + k.column);
       }
     }
-    // The first table, ordered for the first join (its offset is 0: its
-    // positions are the joined row's).
+    // The first table, ordered for the first join (positions of its own
+    // row; Side makes them the whole order, then they become positions of
+    // the joined row).
+    const size_t first = sequence_[0];
+    const int first_at = s_.from[first].offset;
     std::vector<SortKey> order;
-    if (n > 1 && keys[1]) {
-      order.push_back({keys[1]->left, false, keys[1]->collation});
+    if (n > 1 && keys[sequence_[1]]) {
+      const MergeKey& key = *keys[sequence_[1]];
+      order.push_back({key.left - first_at, false, key.collation});
     }
     bool left_sorted = false;
-    std::unique_ptr<PlanNode> left = Side(0, &order, &left_sorted);
-    for (size_t k = 1; k < n; ++k) {
+    std::unique_ptr<PlanNode> left = Side(first, &order, &left_sorted);
+    ShiftOrder(first_at, &order);
+    for (size_t i = 1; i < n; ++i) {
+      const size_t k = sequence_[i];
       std::vector<SortKey> right_order;
       std::unique_ptr<PlanNode> node;
       if (keys[k]) {
@@ -309,28 +366,30 @@ class JoinPlanner {
         // Neither input comes in key order (the joined rows after the
         // first join never do): a hash join sorts neither, while the right
         // rows are few enough to hold.
-        const bool hash = right_sorted && (k > 1 || left_sorted) &&
+        const bool hash = right_sorted && (i > 1 || left_sorted) &&
                           input_.rules->on(Rule::kHashJoin) &&
                           right->estimated_rows <= kHashJoinRows;
         if (hash) {
-          if (k == 1) {
+          if (i == 1) {
             order.clear();
-            left = Side(0, &order);
+            left = Side(first, &order);
+            ShiftOrder(first_at, &order);
           }
           right_order.clear();
           right = Side(k, &right_order);
-        } else if (k > 1) {
+        } else if (i > 1) {
           // Re-order the joined rows by this key, then every primary key.
           std::vector<SortKey> by_key = {{key.left, false, key.collation}};
-          for (size_t i = 0; i < k; ++i) AppendKey(i, &by_key);
+          for (size_t j = 0; j < i; ++j) AppendKey(sequence_[j], &by_key);
           left = WrapPlanNode(Kind::kSort, "(JOIN)", std::move(left));
           left->sort_keys = by_key;
           order = std::move(by_key);
         }
         node = Join(hash ? Kind::kHashJoin : Kind::kMergeJoin,
                     "on " + ExprToString(*key.term, s_.column_names),
-                    std::move(left), std::move(right), k);
-        node->left_key = key.left;
+                    std::move(left), std::move(right), i);
+        // The first join's left rows are the first table's own.
+        node->left_key = i == 1 ? key.left - first_at : key.left;
         node->right_key = key.right;
         node->seek_right = !hash && input_.rules->on(Rule::kMergeSeek);
         out_->equal.emplace_back(key.left, s_.from[k].offset + key.right);
@@ -340,15 +399,13 @@ class JoinPlanner {
       } else {
         auto right = Side(k, &right_order);
         node = Join(Kind::kNestedLoop, "(no equality to merge on)",
-                    std::move(left), std::move(right), k);
+                    std::move(left), std::move(right), i);
         node->estimated_rows = node->children[0]->estimated_rows *
                                node->children[1]->estimated_rows;
       }
       // The order is now that, then the right rows' order within a key.
-      for (SortKey r : right_order) {
-        r.column += s_.from[k].offset;
-        order.push_back(r);
-      }
+      ShiftOrder(s_.from[k].offset, &right_order);
+      order.insert(order.end(), right_order.begin(), right_order.end());
       left = std::move(node);
     }
     out_->order = order;
@@ -372,14 +429,24 @@ class JoinPlanner {
     }
   }
 
+  // Joins the rows joined so far (the first table's, for the first join,
+  // the `i`-th in sequence_) with those of the `i`-th table.
   std::unique_ptr<PlanNode> Join(Kind kind, std::string detail,
                                  std::unique_ptr<PlanNode> left,
-                                 std::unique_ptr<PlanNode> right, size_t k) {
+                                 std::unique_ptr<PlanNode> right, size_t i) {
     auto node = NewPlanNode(kind, std::move(detail), 0);
-    node->join_tables = {k == 1 ? s_.from[0].table : nullptr, s_.from[k].table};
+    const BoundTableRef& first = s_.from[sequence_[0]];
+    const BoundTableRef& joined = s_.from[sequence_[i]];
+    node->join_tables = {i == 1 ? first.table : nullptr, joined.table};
+    node->join_left_at = i == 1 ? first.offset : 0;
+    node->join_right_at = joined.offset;
     node->children.push_back(std::move(left));
     node->children.push_back(std::move(right));
     return node;
+  }
+
+  static void ShiftOrder(int by, std::vector<SortKey>* order) {
+    for (SortKey& k : *order) k.column += by;
   }
 
   // The rows of table `side` its own terms allow, ordered by `*order`
@@ -440,6 +507,7 @@ class JoinPlanner {
   JoinPlan* out_;
   std::set<int> needed_;
   std::vector<const BoundExpr*> across_;       // terms naming several tables
+  std::vector<size_t> sequence_;               // the order tables join in
   std::vector<std::optional<MergeKey>> keys_;  // of each table but the first
   std::vector<const BoundExpr*> side_where_;   // each table's terms, or null
   const BoundExpr* across_where_ = nullptr;    // the AND of across_, or null

@@ -1,7 +1,11 @@
 // Join planning: how the rows of two or more FROM tables (inner joins) are
 // paired.
 //
-// Tables join left to right. Each is read on its own, through its own
+// Tables join in FROM order when each after the first has an equality to
+// merge on with one before it; else (rule join_order) in an order that
+// joins first the tables such equalities connect, leaving every-pair joins
+// to the end. Whatever the order, the joined row has the FROM clause's
+// layout. Each table is read on its own, through its own
 // access path for the WHERE and ON terms that name only it (an index range,
 // an intersection, ...). A table is joined to those before it on a term
 // that equates one of its columns with one of theirs (both numbers, or both

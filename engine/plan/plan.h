@@ -129,6 +129,11 @@ struct PlanNode {
   // which columns it is differs between plans of one query, so tokens sign
   // it).
   std::vector<int> order_columns;
+  // Where the left and the right rows' values go in the joined row, which
+  // has the FROM clause's layout (exec/join.h, JoinLayout); `left_key` is a
+  // position in the left rows (a table's own row for the first join).
+  int join_left_at = 0;
+  int join_right_at = 0;
   int left_key = -1;
   int right_key = -1;
   // kMergeJoin: the right input may seek to a left key (when it is one

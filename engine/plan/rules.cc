@@ -36,6 +36,8 @@ std::string_view RuleName(Rule r) {
       return "merge_seek";
     case Rule::kHashJoin:
       return "hash_join";
+    case Rule::kJoinOrder:
+      return "join_order";
     case Rule::kCount:
       break;
   }

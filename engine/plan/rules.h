@@ -30,6 +30,7 @@ enum class Rule {
   kPlanCache,        // a prepared SELECT reuses its plan (plan_cache.h)
   kMergeSeek,        // a merge join seeks its right input to the next key
   kHashJoin,         // a join on a key neither input is ordered by: hashed
+  kJoinOrder,        // tables join in an order that merges on equalities
   kCount,
 };
 
