@@ -536,6 +536,10 @@ bool Collation::IcuLike(std::string_view text, std::string_view pattern,
     }
   }
   cut[0] = cut[n] = 1;
+  std::vector<int32_t> cuts;  // the offsets that are cuts, in order
+  for (int32_t i = 0; i <= n; ++i) {
+    if (cut[i]) cuts.push_back(i);
+  }
 
   std::vector<char> reach(n + 1, 0), next(n + 1, 0);
   reach[0] = 1;
@@ -553,22 +557,49 @@ bool Collation::IcuLike(std::string_view text, std::string_view pattern,
       const icu::UnicodeString lit = ToUnicode(tok.literal);
       IcuSortKey(collator_, lit.getBuffer(), lit.length(), &literal_primary);
       literal_primary.resize(PrimaryPart(literal_primary).size());
-      for (int32_t i = 0; i <= n; ++i) {
-        if (!reach[i] || !cut[i]) continue;
-        for (int32_t j = i; j <= n; ++j) {
-          if (!cut[j]) continue;
-          IcuSortKey(collator_, buf + i, j - i, &key);
-          const std::string_view primary = PrimaryPart(key);
-          if (primary == literal_primary &&
-              ucol_strcoll(collator_, buf + i, j - i, lit.getBuffer(),
+      // The primary weights of [i, cuts[b]) only grow with b (longer
+      // substrings append weights), so they equal the literal's over one
+      // run of cuts: from the first whose weights are at least as long,
+      // found by galloping then bisecting (O(m log m) for a literal of m
+      // characters, not the O(m^2) of trying each end), while they stay
+      // equal. A probe whose weights and the literal's differ before the
+      // shorter one ends shows that none can match from i. Each end in
+      // the run matches when the collator finds the substring equal to
+      // the literal.
+      for (size_t a = 0; a < cuts.size(); ++a) {
+        const int32_t i = cuts[a];
+        if (!reach[i]) continue;
+        auto primary_of = [&](size_t b) {
+          IcuSortKey(collator_, buf + i, cuts[b] - i, &key);
+          return PrimaryPart(key);
+        };
+        // 0: shorter than the literal's and its start; 1: at least as long
+        // and starting with it; -1: neither (no match from i).
+        auto probe = [&](size_t b) {
+          const std::string_view p = primary_of(b);
+          const std::string_view l = literal_primary;
+          if (p.size() < l.size()) return l.substr(0, p.size()) == p ? 0 : -1;
+          return p.substr(0, l.size()) == l ? 1 : -1;
+        };
+        size_t lo = a, hi = a;  // weights at lo shorter, at hi not
+        int found = probe(a);
+        for (size_t step = 1; found == 0 && hi + 1 < cuts.size(); step *= 2) {
+          lo = hi;
+          hi = std::min(a + step, cuts.size() - 1);
+          found = probe(hi);
+        }
+        if (found != 1) continue;  // no match, or the text ends first
+        while (hi - lo > 1) {
+          const size_t mid = lo + (hi - lo) / 2;
+          const int at = probe(mid);
+          if (at < 0) break;  // cannot happen while the weights only grow
+          (at == 1 ? hi : lo) = mid;
+        }
+        for (size_t b = hi; b < cuts.size(); ++b) {
+          if (primary_of(b) != literal_primary) break;
+          if (ucol_strcoll(collator_, buf + i, cuts[b] - i, lit.getBuffer(),
                            lit.length()) == UCOL_EQUAL) {
-            next[j] = 1;
-          }
-          // Longer substrings only append primary weights: once this one is
-          // no longer a prefix of the literal's, none after it can match.
-          if (std::string_view(literal_primary).substr(0, primary.size()) !=
-              primary) {
-            break;
+            next[cuts[b]] = 1;
           }
         }
       }

@@ -509,6 +509,42 @@ std::string EscapeLike(std::string_view s) {
   return out;
 }
 
+// A literal run is matched by finding where its primary weights end
+// (galloping, then bisecting over the cuts): every run of whole words of a
+// long text is found, at its place or elsewhere, and one more letter after
+// it never is.
+TEST(CollationTest, LikeUnderIcuFindsRunsOfWordsInLongTexts) {
+  std::mt19937 rng(20261127);
+  int checks = 0;
+  for (const std::string& name : AllCollations()) {
+    if (name.rfind("icu:", 0) != 0) continue;
+    const Collation* c = Get(name);
+    std::vector<std::string> words;
+    std::string text;
+    for (int i = 0; i < 150; ++i) {
+      const std::string& w = Words()[rng() % Words().size()];
+      if (w.empty()) continue;
+      words.push_back(w);
+      text += w + " ";
+    }
+    for (int round = 0; round < 20; ++round) {
+      const size_t from = rng() % words.size();
+      const size_t to = std::min(words.size(), from + 1 + rng() % 40);
+      std::string run;
+      for (size_t i = from; i < to; ++i)
+        run += (i > from ? " " : "") + words[i];
+      SCOPED_TRACE(name + ": " + run);
+      ASSERT_TRUE(Like(c, text, "%" + EscapeLike(run) + "%", U'\\'));
+      ASSERT_TRUE(Like(c, text, "%" + EscapeLike(run) + " %", U'\\'));
+      ASSERT_FALSE(Like(c, text, "%" + EscapeLike(run) + "qzx%", U'\\'));
+      checks += 3;
+    }
+    ASSERT_TRUE(Like(c, text, EscapeLike(text), U'\\'));
+    ASSERT_FALSE(Like(c, text, EscapeLike(text) + "q", U'\\'));
+  }
+  EXPECT_GT(checks, 100);
+}
+
 TEST(CollationTest, LikeWithoutWildcardsIsEquality) {
   for (const std::string& name : AllCollations()) {
     const Collation* c = Get(name);
