@@ -341,6 +341,9 @@ class JoinPlanner {
         needed_.insert(s_.from[i].offset + k.column);
       }
     }
+    if (n > 1 && keys[sequence_[1]] && input_.rules->on(Rule::kJoinOrder)) {
+      SmallerFirst();
+    }
     // The first table, ordered for the first join (positions of its own
     // row; Side makes them the whole order, then they become positions of
     // the joined row).
@@ -427,6 +430,27 @@ class JoinPlanner {
       order->push_back(
           {at + k.column, k.direction == keys::Direction::kDesc, k.collation});
     }
+  }
+
+  // Makes the second table the first when its rows are estimated at a
+  // quarter of the first's or fewer and the first's come in key order
+  // without a sort: the merge then reads the few rows and, past each key,
+  // seeks the many (an index nested-loop join), and ends with the few.
+  void SmallerFirst() {
+    const size_t a = sequence_[0], b = sequence_[1];
+    const MergeKey& key = *keys_[b];
+    std::vector<SortKey> a_order = {
+        {key.left - s_.from[a].offset, false, key.collation}};
+    std::vector<SortKey> b_order = {{key.right, false, key.collation}};
+    bool a_sorted = false;
+    const double a_rows = Side(a, &a_order, &a_sorted)->estimated_rows;
+    const double b_rows = Side(b, &b_order)->estimated_rows;
+    if (a_sorted || b_rows * 4 > a_rows) return;
+    std::swap(sequence_[0], sequence_[1]);
+    std::vector<bool> placed(s_.from.size(), false);
+    placed[b] = true;
+    keys_[a] = FindMergeKey(s_, a, placed, across_);
+    keys_[b].reset();
   }
 
   // Joins the rows joined so far (the first table's, for the first join,
