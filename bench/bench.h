@@ -182,6 +182,7 @@ class Bench {
   void RunW10();
   void RunW10r();
   void RunW11();
+  void RunW11s();  // part of W11
   void EnsureUsers();
   bool LevelqlHasTable(const std::string& name);
   void RunGroupCount(const std::string& workload, const std::string& index);

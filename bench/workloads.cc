@@ -473,7 +473,13 @@ void Bench::RunGroupCount(const std::string& w, const std::string& index) {
 // A users table (one row per user of actions), made on demand in both
 // engines (untimed setup), for the join workload.
 void Bench::EnsureUsers() {
-  if (LevelqlHasTable("users")) return;
+  // Each store that lacks it (a reused data set may have it in one only).
+  RowCollector found;
+  sq_->Prepare("SELECT name FROM sqlite_master WHERE name = 'users'")
+      ->Run({}, &found, nullptr);
+  const bool in_levelql = LevelqlHasTable("users");
+  const bool in_sqlite = !found.rows.empty();
+  if (in_levelql && in_sqlite) return;
   SetupStep step{
       "CREATE TABLE users; INSERT INTO users SELECT DISTINCT userid"};
   const std::string create =
@@ -482,14 +488,18 @@ void Bench::EnsureUsers() {
       "INSERT INTO users SELECT DISTINCT userid, 'user ' || userid FROM "
       "actions";
   double t0 = Now();
-  lq_->Exec(create);
-  lq_->Exec(fill);
-  step.levelql = Now() - t0 + SettleLevelql();
+  if (!in_levelql) {
+    lq_->Exec(create);
+    lq_->Exec(fill);
+    step.levelql = Now() - t0 + SettleLevelql();
+  }
   t0 = Now();
-  sq_->Exec(create);
-  sq_->Exec(fill);
-  sq_->Exec("ANALYZE users");
-  step.sqlite = Now() - t0;
+  if (!in_sqlite) {
+    sq_->Exec(create);
+    sq_->Exec(fill);
+    sq_->Exec("ANALYZE users");
+    step.sqlite = Now() - t0;
+  }
   setup_.push_back(step);
 }
 
@@ -515,6 +525,34 @@ void Bench::RunW11() {
              t[0], t[1], 1.0)
       .note = std::to_string(params.size()) +
               " random users per run; users holds one row per user";
+  RunW11s();
+}
+
+// A join whose one side is narrowed by a term the key does not carry: the
+// users whose names start with "user NN" (about 111 of 10,000), with
+// their actions. levelql reads the few users first and seeks the index on
+// actions(userid) past each one (rule join_order); SQLite looks each
+// user's actions up in the same index.
+void Bench::RunW11s() {
+  const std::string sql =
+      "SELECT COUNT(*), MAX(a.stamp) FROM actions a JOIN users u ON "
+      "u.userid = a.userid WHERE u.name LIKE ?";
+  Rng rng = ParamsFor(spec_, "W11s");
+  std::vector<ParamList> params;
+  for (size_t i = 0; i < Queries(options_.check_only, 50, 10); ++i) {
+    params.push_back({"user " + std::to_string(10 + rng.Uniform(90)) + "%"});
+  }
+  RecordPlan("W11s", sql, params[0], "MergeJoin,by_user");
+  auto lq = lq_->Prepare(sql);
+  auto sq = sq_->Prepare(sql);
+  CheckResults("W11s", *lq, *sq, params, /*ordered=*/true);
+  auto t =
+      TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params)});
+  AddLatency("W11s", "join users named 'user NN%' (~1%) with their actions",
+             t[0], t[1], 1.0)
+      .note = std::to_string(params.size()) +
+              " name prefixes per run; COUNT(*) and MAX(stamp) of their "
+              "actions";
 }
 
 void Bench::RunAnalyze() {

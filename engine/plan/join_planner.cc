@@ -433,12 +433,16 @@ class JoinPlanner {
   }
 
   // Makes the second table the first when its rows are estimated at a
-  // quarter of the first's or fewer and the first's come in key order
-  // without a sort: the merge then reads the few rows and, past each key,
-  // seeks the many (an index nested-loop join), and ends with the few.
+  // quarter of the first's or fewer, the first's come in key order without
+  // a sort, and the key is not fixed to one value: the merge then reads the
+  // few rows and, past each key, seeks the many (an index nested-loop
+  // join), and ends with the few.
   void SmallerFirst() {
     const size_t a = sequence_[0], b = sequence_[1];
     const MergeKey& key = *keys_[b];
+    // One key value: nothing to seek past, and the first's rows (in their
+    // order within the key) stream while the second's of the key are held.
+    if (out_->pinned.contains(key.left)) return;
     std::vector<SortKey> a_order = {
         {key.left - s_.from[a].offset, false, key.collation}};
     std::vector<SortKey> b_order = {{key.right, false, key.collation}};
