@@ -61,10 +61,6 @@ void AppendUtf8(char32_t cp, std::string* out) {
   }
 }
 
-void AppendCodePoints(std::string_view s, std::u32string* out) {
-  for (size_t i = 0; i < s.size();) out->push_back(DecodeUtf8(s, &i));
-}
-
 bool IsAscii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) {
     return static_cast<unsigned char>(c) < 0x80;
@@ -116,26 +112,45 @@ bool ParseLike(std::string_view pattern, std::optional<char32_t> escape,
   return true;
 }
 
-// Pattern items for GlobMatch: code points, or these two (not code points).
-constexpr char32_t kGlobAny = 0xFFFFFFFF;
-constexpr char32_t kGlobOne = 0xFFFFFFFE;
+// A LIKE pattern for GlobMatch: the bytes of its literal runs (UTF-8,
+// folded under nocase and search), and these two for '%' and '_'.
+using GlobPattern = std::vector<int>;
+constexpr int kGlobAny = -1;
+constexpr int kGlobOne = -2;
 
-// '%'/'_' matching over code points: the classic single-backtrack algorithm
+// Past the code point that starts at text[i].
+size_t NextCodePoint(std::string_view text, size_t i) {
+  ++i;
+  while (i < text.size() &&
+         (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) {
+    ++i;
+  }
+  return i;
+}
+
+// '%'/'_' matching over UTF-8 text: the classic single-backtrack algorithm
 // (on a mismatch, let the last '%' swallow one more character), O(n * m).
-bool GlobMatch(const std::u32string& text, const std::u32string& pat) {
+// A literal byte matches the same byte, '_' one code point; the text is
+// only ever entered at a code point's start, where a literal run's bytes
+// match exactly when its code points do (UTF-8 is self-synchronizing), so
+// this is matching code point by code point without decoding any.
+bool GlobMatch(std::string_view text, const GlobPattern& pat) {
   size_t t = 0, p = 0;
-  size_t star = std::u32string::npos, mark = 0;
+  size_t star = std::string_view::npos, mark = 0;
   while (t < text.size()) {
-    if (p < pat.size() && pat[p] != kGlobAny &&
-        (pat[p] == kGlobOne || pat[p] == text[t])) {
+    if (p < pat.size() && pat[p] == kGlobOne) {
+      t = NextCodePoint(text, t);
+      ++p;
+    } else if (p < pat.size() &&
+               pat[p] == static_cast<unsigned char>(text[t])) {
       ++t;
       ++p;
     } else if (p < pat.size() && pat[p] == kGlobAny) {
       star = p++;
       mark = t;
-    } else if (star != std::u32string::npos) {
+    } else if (star != std::string_view::npos) {
       p = star + 1;
-      t = ++mark;
+      t = mark = NextCodePoint(text, mark);
     } else {
       return false;
     }
@@ -474,35 +489,42 @@ void Collation::PrefixBounds(std::string_view prefix, std::string* lo,
 bool Collation::Like(std::string_view text, std::string_view pattern,
                      std::optional<char32_t> escape) const {
   if (kind_ == Kind::kIcu) return IcuLike(text, pattern, escape);
-  std::vector<LikeToken> tokens;
-  if (!ParseLike(pattern, escape, &tokens)) return false;
-  std::u32string t, p;
-  std::string folded;
-  if (kind_ == Kind::kBinary) {
-    AppendCodePoints(text, &t);
-  } else {
-    Fold(text, &folded);
-    AppendCodePoints(folded, &t);
-  }
-  for (const LikeToken& tok : tokens) {
-    switch (tok.kind) {
-      case LikeToken::kAny:
-        p.push_back(kGlobAny);
-        break;
-      case LikeToken::kOne:
-        p.push_back(kGlobOne);
-        break;
-      case LikeToken::kLiteral:
-        if (kind_ == Kind::kBinary) {
-          AppendCodePoints(tok.literal, &p);
-        } else {
-          Fold(tok.literal, &folded);
-          AppendCodePoints(folded, &p);
-        }
-        break;
+  // The pattern last compiled on this thread: a query matches one pattern
+  // against every row.
+  struct Compiled {
+    const Collation* collation = nullptr;
+    std::string pattern;
+    std::optional<char32_t> escape;
+    bool valid = false;
+    GlobPattern glob;
+  };
+  thread_local Compiled last;
+  thread_local std::string folded;
+  if (last.collation != this || last.pattern != pattern ||
+      last.escape != escape) {
+    last.collation = this;
+    last.pattern.assign(pattern);
+    last.escape = escape;
+    last.glob.clear();
+    std::vector<LikeToken> tokens;
+    last.valid = ParseLike(pattern, escape, &tokens);
+    for (const LikeToken& tok : tokens) {
+      if (tok.kind != LikeToken::kLiteral) {
+        last.glob.push_back(tok.kind == LikeToken::kAny ? kGlobAny : kGlobOne);
+        continue;
+      }
+      std::string_view literal = tok.literal;
+      if (kind_ != Kind::kBinary) {
+        Fold(tok.literal, &folded);
+        literal = folded;
+      }
+      for (char c : literal) last.glob.push_back(static_cast<unsigned char>(c));
     }
   }
-  return GlobMatch(t, p);
+  if (!last.valid) return false;
+  if (kind_ == Kind::kBinary) return GlobMatch(text, last.glob);
+  Fold(text, &folded);
+  return GlobMatch(folded, last.glob);
 }
 
 // Runs the pattern over the NFC text as a set of reachable UTF-16 offsets,

@@ -407,6 +407,49 @@ TEST(CollationTest, LikeWildcardsEscapesAndEmptyPatterns) {
   EXPECT_FALSE(Like(c, "50%", "50\\_"));
 }
 
+// Binary LIKE against a plain recursive matcher over code points, on
+// random texts and patterns of one- to four-byte characters.
+bool ReferenceLike(const std::u32string& t, size_t i, const std::u32string& p,
+                   size_t j) {
+  if (j == p.size()) return i == t.size();
+  if (p[j] == U'%') {
+    for (size_t k = i; k <= t.size(); ++k) {
+      if (ReferenceLike(t, k, p, j + 1)) return true;
+    }
+    return false;
+  }
+  if (i == t.size()) return false;
+  return (p[j] == U'_' || p[j] == t[i]) && ReferenceLike(t, i + 1, p, j + 1);
+}
+
+TEST(CollationTest, BinaryLikeMatchesCodePointByCodePoint) {
+  const Collation* c = Get("binary");
+  const std::u32string alphabet = U"ab\u00e9\u00c9\u4e2d\U0001F600";
+  std::mt19937 rng(20261127);
+  auto utf8 = [](const std::u32string& s) {
+    std::string out;
+    for (char32_t ch : s) {
+      icu::UnicodeString u = icu::UnicodeString(static_cast<UChar32>(ch));
+      u.toUTF8String(out);
+    }
+    return out;
+  };
+  int matches = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::u32string text, pattern;
+    for (size_t n = rng() % 7; n > 0; --n) text += alphabet[rng() % 6];
+    for (size_t n = rng() % 6; n > 0; --n) {
+      const int r = rng() % 9;
+      pattern += r < 2 ? U'%' : r < 4 ? U'_' : alphabet[rng() % 6];
+    }
+    const bool expected = ReferenceLike(text, 0, pattern, 0);
+    matches += expected;
+    ASSERT_EQ(Like(c, utf8(text), utf8(pattern)), expected)
+        << "'" << utf8(text) << "' LIKE '" << utf8(pattern) << "'";
+  }
+  EXPECT_GT(matches, 1000);  // the check above was not vacuous
+}
+
 TEST(CollationTest, LikeUnderNocaseAndSearchMatchesFoldedText) {
   const Collation* nocase = Get("nocase");
   EXPECT_TRUE(Like(nocase, "Straße", "STRASS%"));

@@ -114,6 +114,14 @@ Result<Value> Compare(BinaryOp op, const Value& l, const Value& r,
 // `x IN (y, ...)` (NOT IN when `negated`) for one value x. SQLite: it is
 // x = +y OR ...: the items have no affinity of their own, even columns and
 // CASTs; and `=` compares a list with an item as Compare does.
+// A value as LIKE reads it: TEXT and BLOB bytes as they are, without a
+// copy; anything else rendered into *scratch (ValueToText).
+std::string_view LikeText(const Value& v, std::string* scratch) {
+  if (v.type() == Type::kText || v.type() == Type::kBlob) return v.text();
+  *scratch = ValueToText(v);
+  return *scratch;
+}
+
 Result<Value> InItems(const BoundExpr& e, const EvalContext& ctx,
                       const Value& x, bool negated) {
   if (x.is_null()) return Value();
@@ -298,15 +306,19 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       if (text.type() == Type::kList) {
         // Multi-valued: true when some element matches - for NOT LIKE,
         // when some element does not, as for NOT IN and NOT BETWEEN.
-        const std::string p = ValueToText(pattern);
+        std::string p_scratch, el_scratch;
+        const std::string_view p = LikeText(pattern, &p_scratch);
         return AnyElement(text, [&](const Value& el) -> Result<Value> {
           if (el.is_null()) return Value();
-          const bool m = e.collation->Like(ValueToText(el), p, escape);
+          const bool m =
+              e.collation->Like(LikeText(el, &el_scratch), p, escape);
           return Value::Int(m != e.negated ? 1 : 0);
         });
       }
-      const Collation* c = e.collation;
-      bool m = c->Like(ValueToText(text), ValueToText(pattern), escape);
+      std::string text_scratch, pattern_scratch;
+      const bool m =
+          e.collation->Like(LikeText(text, &text_scratch),
+                            LikeText(pattern, &pattern_scratch), escape);
       return Value::Int(m != e.negated ? 1 : 0);
     }
     case BoundExpr::Kind::kFunction:
