@@ -43,24 +43,6 @@ char32_t DecodeUtf8(std::string_view s, size_t* pos) {
   return cp;
 }
 
-void AppendUtf8(char32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 bool IsAscii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) {
     return static_cast<unsigned char>(c) < 0x80;
@@ -89,10 +71,12 @@ bool ParseLike(std::string_view pattern, std::optional<char32_t> escape,
                std::vector<LikeToken>* tokens) {
   tokens->clear();
   for (size_t i = 0; i < pattern.size();) {
+    size_t start = i;
     char32_t c = DecodeUtf8(pattern, &i);
     LikeToken::Kind kind = LikeToken::kLiteral;
     if (escape && c == *escape) {
       if (i >= pattern.size()) return false;
+      start = i;
       c = DecodeUtf8(pattern, &i);
     } else if (c == U'%') {
       kind = LikeToken::kAny;
@@ -103,7 +87,8 @@ bool ParseLike(std::string_view pattern, std::optional<char32_t> escape,
       if (tokens->empty() || tokens->back().kind != LikeToken::kLiteral) {
         tokens->push_back({LikeToken::kLiteral, {}});
       }
-      AppendUtf8(c, &tokens->back().literal);
+      // Its bytes as written (a BLOB's invalid UTF-8 matches itself).
+      tokens->back().literal.append(pattern.substr(start, i - start));
     } else if (kind == LikeToken::kOne || tokens->empty() ||
                tokens->back().kind != LikeToken::kAny) {
       tokens->push_back({kind, {}});
@@ -130,10 +115,12 @@ size_t NextCodePoint(std::string_view text, size_t i) {
 
 // '%'/'_' matching over UTF-8 text: the classic single-backtrack algorithm
 // (on a mismatch, let the last '%' swallow one more character), O(n * m).
-// A literal byte matches the same byte, '_' one code point; the text is
-// only ever entered at a code point's start, where a literal run's bytes
-// match exactly when its code points do (UTF-8 is self-synchronizing), so
-// this is matching code point by code point without decoding any.
+// A literal byte matches the same byte, '_' one code point (a lead byte and
+// the continuation bytes after it, as SQLite steps over invalid UTF-8); the
+// text is only ever entered at a code point's start, where a literal run's
+// bytes match exactly when its code points do (UTF-8 is self-synchronizing),
+// so on valid UTF-8 this is matching code point by code point without
+// decoding any.
 bool GlobMatch(std::string_view text, const GlobPattern& pat) {
   size_t t = 0, p = 0;
   size_t star = std::string_view::npos, mark = 0;
@@ -502,9 +489,7 @@ bool Collation::Like(std::string_view text, std::string_view pattern,
   thread_local std::string folded;
   if (last.collation != this || last.pattern != pattern ||
       last.escape != escape) {
-    last.collation = this;
-    last.pattern.assign(pattern);
-    last.escape = escape;
+    last.collation = nullptr;  // set once the pattern is compiled
     last.glob.clear();
     std::vector<LikeToken> tokens;
     last.valid = ParseLike(pattern, escape, &tokens);
@@ -520,6 +505,9 @@ bool Collation::Like(std::string_view text, std::string_view pattern,
       }
       for (char c : literal) last.glob.push_back(static_cast<unsigned char>(c));
     }
+    last.pattern.assign(pattern);
+    last.escape = escape;
+    last.collation = this;
   }
   if (!last.valid) return false;
   if (kind_ == Kind::kBinary) return GlobMatch(text, last.glob);

@@ -448,6 +448,10 @@ TEST(CollationTest, BinaryLikeMatchesCodePointByCodePoint) {
         << "'" << utf8(text) << "' LIKE '" << utf8(pattern) << "'";
   }
   EXPECT_GT(matches, 1000);  // the check above was not vacuous
+  // A BLOB's bytes that are not UTF-8 match themselves, in the pattern too.
+  EXPECT_TRUE(Like(c, "a\xff" "b", "a\xff" "b"));
+  EXPECT_TRUE(Like(c, "\x80", "%\x80"));
+  EXPECT_FALSE(Like(c, "a\xff" "b", "a\xfe%"));
 }
 
 TEST(CollationTest, LikeUnderNocaseAndSearchMatchesFoldedText) {

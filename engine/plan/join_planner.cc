@@ -1,6 +1,8 @@
 #include "engine/plan/join_planner.h"
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "engine/exec/value_ops.h"
 #include "engine/plan/access_planner.h"
@@ -280,9 +282,14 @@ class JoinPlanner {
     }
     sequence_ = JoinOrder(s_, *input_.rules, across_, &keys_);
     // A key's range on one side is the other side's too (a = b and a < 5:
-    // b < 5), so both read only the rows that can pair.
-    for (size_t k = 0; k < n; ++k) {
-      if (!keys_[k]) continue;
+    // b < 5), so both read only the rows that can pair: copied along the
+    // join order, then back against it, so that it reaches every table
+    // the keys chain to (each term once per table).
+    std::set<std::string> written;  // the terms so far, as EXPLAIN shows them
+    for (const auto& [side, t] : single) {
+      written.insert(ExprToString(*t, s_.column_names));
+    }
+    auto copy_across = [&](size_t k) {
       const int left = keys_[k]->left;
       const int right = s_.from[k].offset + keys_[k]->right;
       for (size_t i = 0, end = single.size(); i < end; ++i) {
@@ -293,11 +300,20 @@ class JoinPlanner {
           BoundExprPtr copy = CloneExpr(t);
           Rename(copy.get(), from, to, s_.table->columns[to]);
           if (out_->pinned.contains(from)) out_->pinned.insert(to);
+          if (!written.insert(ExprToString(*copy, s_.column_names)).second) {
+            continue;
+          }
           single.emplace_back(SideOf(s_, to), std::move(copy));
           const int from_term = origin[i];
           origin.push_back(from_term);
         }
       }
+    };
+    for (size_t i = 1; i < n; ++i) {
+      if (keys_[sequence_[i]]) copy_across(sequence_[i]);
+    }
+    for (size_t i = n; i-- > 1;) {
+      if (keys_[sequence_[i]]) copy_across(sequence_[i]);
     }
     std::vector<std::vector<int>> side_origins(n);
     for (size_t i = 0; i < single.size(); ++i) {

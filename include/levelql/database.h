@@ -48,7 +48,9 @@ struct Options {
   // of 200,000 took 17 ms instead of 30 ms), at ~30% more disk space.
   bool compression = false;
   // A statement running longer stops with Status::Interrupted (0: no
-  // limit). PRAGMA statement_timeout_ms changes it for the connection.
+  // limit). It counts from Exec() or Query(): a cursor's time between
+  // Next() calls counts too, so a cursor read slowly stops at its
+  // deadline. PRAGMA statement_timeout_ms changes it for the connection.
   int64_t statement_timeout_ms = 0;
   // How long a writer (a statement, DDL, or a transaction's first write or
   // BEGIN IMMEDIATE) waits while another one holds the database before it
