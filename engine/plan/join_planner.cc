@@ -51,6 +51,9 @@ struct MergeKey {
   int left = -1;
   int right = -1;
   const Collation* collation = nullptr;
+  // Text columns of other collations than the term's: their orders are not
+  // the term's, so only a hash join (by the term's collation) pairs them.
+  bool hash_only = false;
 };
 
 bool Numeric(Type t) {
@@ -58,42 +61,50 @@ bool Numeric(Type t) {
 }
 
 // The first term of `terms` that can key a join of table `side` to the
-// tables `placed` marks (joined before it).
-std::optional<MergeKey> FindMergeKey(
-    const BoundSelect& s, size_t side, const std::vector<bool>& placed,
-    const std::vector<const BoundExpr*>& terms) {
+// tables `placed` marks (joined before it): one a merge join can use, else
+// (`hash_ok`) one only a hash join can.
+std::optional<MergeKey> FindMergeKey(const BoundSelect& s, size_t side,
+                                     const std::vector<bool>& placed,
+                                     const std::vector<const BoundExpr*>& terms,
+                                     bool hash_ok) {
   auto before = [&](const BoundExpr* e) { return placed[SideOf(s, e->index)]; };
-  for (const BoundExpr* t : terms) {
-    if (t->kind != BoundExpr::Kind::kBinary ||
-        t->binary_op != parser::BinaryOp::kEq) {
-      continue;
+  for (const bool hash_only : {false, true}) {
+    if (hash_only && !hash_ok) break;
+    for (const BoundExpr* t : terms) {
+      if (t->kind != BoundExpr::Kind::kBinary ||
+          t->binary_op != parser::BinaryOp::kEq) {
+        continue;
+      }
+      const BoundExpr* a = t->args[0].get();
+      const BoundExpr* b = t->args[1].get();
+      if (a->kind != BoundExpr::Kind::kColumn ||
+          b->kind != BoundExpr::Kind::kColumn || a->is_list || b->is_list) {
+        continue;
+      }
+      if (SideOf(s, b->index) == static_cast<int>(side) && before(a)) {
+        std::swap(a, b);
+      }
+      if (SideOf(s, a->index) != static_cast<int>(side) || !before(b)) {
+        continue;
+      }
+      // Text compares with the term's collation; for a merge both columns
+      // must have it, so that each one's own order (an index on it, an
+      // equality that pins it) is the order the merge needs. A hash join
+      // hashes both by it.
+      const bool text = a->type == Type::kText && b->type == Type::kText;
+      const bool comparable =
+          (Numeric(a->type) && Numeric(b->type)) ||
+          (text && (hash_only || (a->collation == t->collation &&
+                                  b->collation == t->collation)));
+      if (!comparable) continue;
+      MergeKey k;
+      k.term = t;
+      k.left = b->index;
+      k.right = a->index - s.from[side].offset;
+      k.collation = text ? t->collation : nullptr;
+      k.hash_only = hash_only;
+      return k;
     }
-    const BoundExpr* a = t->args[0].get();
-    const BoundExpr* b = t->args[1].get();
-    if (a->kind != BoundExpr::Kind::kColumn ||
-        b->kind != BoundExpr::Kind::kColumn || a->is_list || b->is_list) {
-      continue;
-    }
-    if (SideOf(s, b->index) == static_cast<int>(side) && before(a)) {
-      std::swap(a, b);
-    }
-    if (SideOf(s, a->index) != static_cast<int>(side) || !before(b)) {
-      continue;
-    }
-    // Text compares with the term's collation; both columns must have it,
-    // so that each one's own order (an index on it, an equality that pins
-    // it) is the order the merge needs.
-    const bool comparable =
-        (Numeric(a->type) && Numeric(b->type)) ||
-        (a->type == Type::kText && b->type == Type::kText &&
-         a->collation == t->collation && b->collation == t->collation);
-    if (!comparable) continue;
-    MergeKey k;
-    k.term = t;
-    k.left = b->index;
-    k.right = a->index - s.from[side].offset;
-    k.collation = a->type == Type::kText ? t->collation : nullptr;
-    return k;
   }
   return std::nullopt;
 }
@@ -110,12 +121,14 @@ std::vector<size_t> JoinOrder(const BoundSelect& s, const RuleSet& rules,
                               const std::vector<const BoundExpr*>& across,
                               std::vector<std::optional<MergeKey>>* keys) {
   const size_t n = s.from.size();
+  const bool hash_ok = rules.on(Rule::kHashJoin);
   std::vector<size_t> order;
   std::vector<bool> placed(n, false);
   keys->assign(n, std::nullopt);
   auto place = [&](size_t side) {
-    (*keys)[side] =
-        order.empty() ? std::nullopt : FindMergeKey(s, side, placed, across);
+    (*keys)[side] = order.empty()
+                        ? std::nullopt
+                        : FindMergeKey(s, side, placed, across, hash_ok);
     order.push_back(side);
     placed[side] = true;
   };
@@ -132,14 +145,16 @@ std::vector<size_t> JoinOrder(const BoundSelect& s, const RuleSet& rules,
   for (size_t k = n; k-- > 0;) {
     placed.assign(n, true);
     placed[k] = false;
-    if (FindMergeKey(s, k, placed, across)) first = k;
+    if (FindMergeKey(s, k, placed, across, hash_ok)) first = k;
   }
   placed.assign(n, false);
   place(first);
   while (order.size() < n) {
     std::optional<size_t> next;
     for (size_t k = 0; k < n && !next; ++k) {
-      if (!placed[k] && FindMergeKey(s, k, placed, across)) next = k;
+      if (!placed[k] && FindMergeKey(s, k, placed, across, hash_ok)) {
+        next = k;
+      }
     }
     for (size_t k = 0; k < n && !next; ++k) {
       if (!placed[k]) next = k;
@@ -309,11 +324,14 @@ class JoinPlanner {
         }
       }
     };
+    // (Not across a key of other collations: equal under the term's, the
+    // columns' own ranges differ.)
+    auto copies = [&](size_t k) { return keys_[k] && !keys_[k]->hash_only; };
     for (size_t i = 1; i < n; ++i) {
-      if (keys_[sequence_[i]]) copy_across(sequence_[i]);
+      if (copies(sequence_[i])) copy_across(sequence_[i]);
     }
     for (size_t i = n; i-- > 1;) {
-      if (keys_[sequence_[i]]) copy_across(sequence_[i]);
+      if (copies(sequence_[i])) copy_across(sequence_[i]);
     }
     std::vector<std::vector<int>> side_origins(n);
     for (size_t i = 0; i < single.size(); ++i) {
@@ -333,18 +351,28 @@ class JoinPlanner {
     // The terms the joined rows are checked against: all but the
     // equalities merged on, which the merge compares exactly as `=` does
     // (numbers, or text under the term's collation; NULLs pair with
-    // nothing).
-    std::vector<BoundExprPtr> clones;
+    // nothing). Each is checked right after the join that brings in the
+    // last of its tables, so that no later join pairs rows it rejects.
+    std::vector<size_t> position(n);
+    for (size_t i = 0; i < n; ++i) position[sequence_[i]] = i;
+    std::vector<std::vector<BoundExprPtr>> at_join(n);
     for (const BoundExpr* t : across_) {
       const bool merged = std::any_of(
           keys_.begin(), keys_.end(),
           [t](const std::optional<MergeKey>& k) { return k && k->term == t; });
-      if (!merged) clones.push_back(CloneExpr(*t));
+      if (merged) continue;
+      std::set<int> cols;
+      ColumnsUsed(t, &cols);
+      size_t join = 1;  // the first two tables join first, in either order
+      for (int c : cols) join = std::max(join, position[SideOf(s_, c)]);
+      at_join[join].push_back(CloneExpr(*t));
     }
-    if (!clones.empty()) {
-      out_->owned.push_back(AndOf(std::move(clones)));
+    across_where_.assign(n, nullptr);
+    for (size_t i = 1; i < n; ++i) {
+      if (at_join[i].empty()) continue;
+      out_->owned.push_back(AndOf(std::move(at_join[i])));
       out_->origins.emplace_back();
-      across_where_ = out_->owned.back().get();
+      across_where_[i] = out_->owned.back().get();
     }
   }
 
@@ -357,7 +385,8 @@ class JoinPlanner {
         needed_.insert(s_.from[i].offset + k.column);
       }
     }
-    if (n > 1 && keys[sequence_[1]] && input_.rules->on(Rule::kJoinOrder)) {
+    if (n > 1 && keys[sequence_[1]] && !keys[sequence_[1]]->hash_only &&
+        input_.rules->on(Rule::kJoinOrder)) {
       SmallerFirst();
     }
     // The first table, ordered for the first join (positions of its own
@@ -366,7 +395,7 @@ class JoinPlanner {
     const size_t first = sequence_[0];
     const int first_at = s_.from[first].offset;
     std::vector<SortKey> order;
-    if (n > 1 && keys[sequence_[1]]) {
+    if (n > 1 && keys[sequence_[1]] && !keys[sequence_[1]]->hash_only) {
       const MergeKey& key = *keys[sequence_[1]];
       order.push_back({key.left - first_at, false, key.collation});
     }
@@ -379,16 +408,21 @@ class JoinPlanner {
       std::unique_ptr<PlanNode> node;
       if (keys[k]) {
         const MergeKey& key = *keys[k];
-        right_order.push_back({key.right, false, key.collation});
+        if (!key.hash_only) {
+          right_order.push_back({key.right, false, key.collation});
+        }
         bool right_sorted = false;
         auto right = Side(k, &right_order, &right_sorted);
         // Neither input comes in key order (the joined rows after the
         // first join never do): a hash join sorts neither, while the right
         // rows are few enough to hold.
-        const bool hash = right_sorted && (i > 1 || left_sorted) &&
-                          input_.rules->on(Rule::kHashJoin) &&
-                          right->estimated_rows <= kHashJoinRows;
-        if (hash) {
+        const bool hash =
+            key.hash_only || (right_sorted && (i > 1 || left_sorted) &&
+                              input_.rules->on(Rule::kHashJoin) &&
+                              right->estimated_rows <= kHashJoinRows);
+        if (key.hash_only) {
+          // Planned in no particular order already.
+        } else if (hash) {
           if (i == 1) {
             order.clear();
             left = Side(first, &order);
@@ -411,7 +445,9 @@ class JoinPlanner {
         node->left_key = i == 1 ? key.left - first_at : key.left;
         node->right_key = key.right;
         node->seek_right = !hash && input_.rules->on(Rule::kMergeSeek);
-        out_->equal.emplace_back(key.left, s_.from[k].offset + key.right);
+        if (!key.hash_only) {  // equal values also order alike
+          out_->equal.emplace_back(key.left, s_.from[k].offset + key.right);
+        }
         node->join_collation = key.collation;
         node->estimated_rows = std::max(node->children[0]->estimated_rows,
                                         node->children[1]->estimated_rows);
@@ -426,15 +462,14 @@ class JoinPlanner {
       ShiftOrder(s_.from[k].offset, &right_order);
       order.insert(order.end(), right_order.begin(), right_order.end());
       left = std::move(node);
+      if (const BoundExpr* p = across_where_[i]) {
+        left = WrapPlanNode(Kind::kFilter, ExprToString(*p, s_.column_names),
+                            std::move(left));
+        left->predicate = p;
+        left->estimated_rows = left->children[0]->estimated_rows * 0.5;
+      }
     }
     out_->order = order;
-    if (across_where_) {
-      const BoundExpr* p = across_where_;
-      left = WrapPlanNode(Kind::kFilter, ExprToString(*p, s_.column_names),
-                          std::move(left));
-      left->predicate = p;
-      left->estimated_rows = left->children[0]->estimated_rows * 0.5;
-    }
     out_->rows = std::move(left);
   }
 
@@ -469,7 +504,7 @@ class JoinPlanner {
     std::swap(sequence_[0], sequence_[1]);
     std::vector<bool> placed(s_.from.size(), false);
     placed[b] = true;
-    keys_[a] = FindMergeKey(s_, a, placed, across_);
+    keys_[a] = FindMergeKey(s_, a, placed, across_, false);
     keys_[b].reset();
   }
 
@@ -554,7 +589,9 @@ class JoinPlanner {
   std::vector<size_t> sequence_;               // the order tables join in
   std::vector<std::optional<MergeKey>> keys_;  // of each table but the first
   std::vector<const BoundExpr*> side_where_;   // each table's terms, or null
-  const BoundExpr* across_where_ = nullptr;    // the AND of across_, or null
+  // For each join (by position in sequence_), the AND of the terms of
+  // across_ checked after it, or null.
+  std::vector<const BoundExpr*> across_where_;
 };
 
 }  // namespace
