@@ -2,23 +2,26 @@
 // paired.
 //
 // Tables join in FROM order when each after the first has an equality to
-// merge on with one before it; else (rule join_order) in an order that
-// joins first the tables such equalities connect, leaving every-pair joins
-// to the end. Of the first two, the one estimated at a quarter of the
-// other's rows or fewer reads first when the other comes in key order and
-// the key is not fixed to one value (the merge seeks it past each key).
-// Whatever the order, the joined row has the FROM clause's layout. Each table
-// is read on its own, through its own access path for the WHERE and ON terms
-// that name only it (an index range, an intersection, ...). A table is joined
-// to those before it on a term that equates one of its columns with one of
-// theirs (both numbers, or both text of the collation the term compares with):
-// by a merge join when an index or the primary key gives one input or both in
-// key order (the other is sorted), then the primary keys, each input read once;
-// by a hash join when neither comes in key order (neither sorted: the right
-// rows held under a hash of the key). Without such a term every pair is formed
-// (a nested loop over the second input, held in memory while it fits the sort
-// budget, else read again per row of the first). Every other term that names
-// several tables is checked on the joined rows (the merge compares its key
+// join on with one before it; else (rule join_order) in an order that joins
+// first the tables such equalities connect, leaving every-pair joins to the
+// end. Of the first two, the one estimated at a quarter of the other's rows
+// or fewer reads first when the other comes in key order and the key is not
+// fixed to one value (the merge seeks it past each key). Whatever the order,
+// the joined row has the FROM clause's layout. Each table is read on its
+// own, through its own access path for the WHERE and ON terms that name
+// only it (an index range, an intersection, ...). A table is joined to
+// those before it on a term that equates one of its columns with one of
+// theirs (both numbers, or both text): by a merge join when both columns
+// have the collation the term compares with and an index or the primary key
+// gives one input or both in key order (the other is sorted), then the
+// primary keys, each input read once; by a hash join when neither comes in
+// key order, or when the columns are text of other collations than the
+// term's (neither sorted: the right rows held under a hash of the key, by
+// the term's collation). Without such a term every pair is formed (a nested
+// loop over the second input, held in memory while it fits the sort budget,
+// else read again per row of the first). Every other term that names
+// several tables is checked on the joined rows right after the join that
+// brings in the last of its tables (a merge or hash join compares its key
 // exactly as `=` does).
 //
 // The joined rows come in a total order (the join keys, then the tables'
