@@ -299,10 +299,14 @@ class JoinPlanner {
     // A key's range on one side is the other side's too (a = b and a < 5:
     // b < 5), so both read only the rows that can pair: copied along the
     // join order, then back against it, so that it reaches every table
-    // the keys chain to (each term once per table).
-    std::set<std::string> written;  // the terms so far, as EXPLAIN shows them
-    for (const auto& [side, t] : single) {
-      written.insert(ExprToString(*t, s_.column_names));
+    // the keys chain to. Each term of the WHERE clause goes to a column
+    // once (known by where it came from, not by its values: a plan must
+    // not depend on them).
+    std::set<std::pair<int, int>> written;  // origin, column
+    for (size_t i = 0; i < single.size(); ++i) {
+      std::set<int> cols;
+      ColumnsUsed(single[i].second.get(), &cols);
+      for (int c : cols) written.insert({origin[i], c});
     }
     auto copy_across = [&](size_t k) {
       const int left = keys_[k]->left;
@@ -315,9 +319,7 @@ class JoinPlanner {
           BoundExprPtr copy = CloneExpr(t);
           Rename(copy.get(), from, to, s_.table->columns[to]);
           if (out_->pinned.contains(from)) out_->pinned.insert(to);
-          if (!written.insert(ExprToString(*copy, s_.column_names)).second) {
-            continue;
-          }
+          if (!written.insert({origin[i], to}).second) continue;
           single.emplace_back(SideOf(s_, to), std::move(copy));
           const int from_term = origin[i];
           origin.push_back(from_term);
