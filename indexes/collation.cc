@@ -30,7 +30,9 @@ char32_t DecodeUtf8(std::string_view s, size_t* pos) {
   size_t i = *pos;
   const uint8_t c = p[i];
   int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-  if (c >= 0x80 && (c < 0xC2 || c > 0xF4 || i + len > n)) {
+  bool bad = c >= 0x80 && (c < 0xC2 || c > 0xF4 || i + len > n);
+  for (int k = 1; k < len && !bad; ++k) bad = (p[i + k] & 0xC0) != 0x80;
+  if (bad) {
     *pos = i + 1;
     return 0xFFFD;
   }
@@ -103,9 +105,11 @@ using GlobPattern = std::vector<int>;
 constexpr int kGlobAny = -1;
 constexpr int kGlobOne = -2;
 
-// Past the code point that starts at text[i].
+// Past the character that starts at text[i], as SQLite reads UTF-8: a
+// lead byte (0xC0 and up) with the continuation bytes after it, or any
+// other byte alone.
 size_t NextCodePoint(std::string_view text, size_t i) {
-  ++i;
+  if (static_cast<unsigned char>(text[i++]) < 0xC0) return i;
   while (i < text.size() &&
          (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) {
     ++i;

@@ -448,10 +448,42 @@ TEST(CollationTest, BinaryLikeMatchesCodePointByCodePoint) {
         << "'" << utf8(text) << "' LIKE '" << utf8(pattern) << "'";
   }
   EXPECT_GT(matches, 1000);  // the check above was not vacuous
-  // A BLOB's bytes that are not UTF-8 match themselves, in the pattern too.
-  EXPECT_TRUE(Like(c, "a\xff" "b", "a\xff" "b"));
+  // A BLOB's bytes that are not UTF-8 match themselves, in the pattern too,
+  // and '_' steps over them as SQLite does (sqlite3's answers for
+  // CAST(blob AS TEXT) LIKE ...): a lead byte with the continuation bytes
+  // after it, any other byte alone.
+  EXPECT_TRUE(Like(c,
+                   "a\xff"
+                   "b",
+                   "a\xff"
+                   "b"));
   EXPECT_TRUE(Like(c, "\x80", "%\x80"));
-  EXPECT_FALSE(Like(c, "a\xff" "b", "a\xfe%"));
+  EXPECT_FALSE(Like(c,
+                    "a\xff"
+                    "b",
+                    "a\xfe%"));
+  EXPECT_TRUE(Like(c,
+                   "A\xff"
+                   "B",
+                   "A%\xff%"));
+  EXPECT_TRUE(Like(c, "\x80", "_"));
+  EXPECT_FALSE(Like(c, "\xa9\xa9", "_"));
+  EXPECT_TRUE(Like(c, "\xa9\xa9", "__"));
+  EXPECT_TRUE(Like(c, "%\xbf", "%\xbf"));
+  EXPECT_FALSE(Like(c, "%\xbf", "_"));
+  EXPECT_TRUE(Like(c, "%\xbf", "__"));
+  EXPECT_FALSE(Like(c,
+                    "\xc3"
+                    "A",
+                    "_"));
+  EXPECT_TRUE(Like(c,
+                   "\xc3"
+                   "A",
+                   "__"));
+  EXPECT_TRUE(Like(c,
+                   "x\xc3"
+                   "yz",
+                   "%\xc3%"));  // a lone lead byte, then %
 }
 
 TEST(CollationTest, LikeUnderNocaseAndSearchMatchesFoldedText) {
