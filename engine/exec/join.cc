@@ -14,10 +14,11 @@ namespace levelql {
 namespace {
 
 // `out` = the left row's values at `at.left_at` and the right row's at
-// `at.right_at`, in a row of `at.width` values whose other values are NULL
-// (no width: the left row's, then the right row's). A row of that width
-// already (the last joined row) is assigned over, which keeps its values'
-// buffers.
+// `at.right_at`, in a row of `at.width` values (no width: the left row's,
+// then the right row's). A row of another width is made anew, its other
+// values NULL (tables not joined yet); one of that width is this join's
+// last row (no operator writes a joined row's values), assigned over,
+// which keeps its values' buffers.
 void Place(const Row& left, const Row& right, const JoinLayout& at, Row* out) {
   size_t width = at.width;
   size_t left_at = at.left_at, right_at = at.right_at;
@@ -26,17 +27,7 @@ void Place(const Row& left, const Row& right, const JoinLayout& at, Row* out) {
     left_at = 0;
     right_at = left.size();
   }
-  if (out->size() != width) {
-    out->assign(width, Value());
-  } else if (left.size() + right.size() < width) {
-    // The values of tables joined later, NULL (the caller may have
-    // changed them).
-    for (size_t i = 0; i < width; ++i) {
-      const bool ours = (i >= left_at && i < left_at + left.size()) ||
-                        (i >= right_at && i < right_at + right.size());
-      if (!ours) (*out)[i] = Value();
-    }
-  }
+  if (out->size() != width) out->assign(width, Value());
   std::copy(left.begin(), left.end(), out->begin() + left_at);
   std::copy(right.begin(), right.end(), out->begin() + right_at);
 }

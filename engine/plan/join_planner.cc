@@ -125,16 +125,17 @@ std::vector<size_t> JoinOrder(const BoundSelect& s, const RuleSet& rules,
   std::vector<size_t> order;
   std::vector<bool> placed(n, false);
   keys->assign(n, std::nullopt);
-  auto place = [&](size_t side) {
-    (*keys)[side] = order.empty()
-                        ? std::nullopt
-                        : FindMergeKey(s, side, placed, across, hash_ok);
+  auto key_of = [&](size_t side) {
+    return FindMergeKey(s, side, placed, across, hash_ok);
+  };
+  auto place = [&](size_t side, std::optional<MergeKey> key) {
+    (*keys)[side] = key;
     order.push_back(side);
     placed[side] = true;
   };
   bool keyed = true;  // the FROM order merges every join
   for (size_t k = 0; k < n; ++k) {
-    place(k);
+    place(k, k > 0 ? key_of(k) : std::nullopt);
     if (k > 0 && !(*keys)[k]) keyed = false;
   }
   if (keyed || !rules.on(Rule::kJoinOrder)) return order;
@@ -142,24 +143,26 @@ std::vector<size_t> JoinOrder(const BoundSelect& s, const RuleSet& rules,
   keys->assign(n, std::nullopt);
   // The first table that has such an equality with any other.
   size_t first = 0;
-  for (size_t k = n; k-- > 0;) {
+  for (size_t k = 0; k < n; ++k) {
     placed.assign(n, true);
     placed[k] = false;
-    if (FindMergeKey(s, k, placed, across, hash_ok)) first = k;
+    if (key_of(k)) {
+      first = k;
+      break;
+    }
   }
   placed.assign(n, false);
-  place(first);
+  place(first, std::nullopt);
   while (order.size() < n) {
     std::optional<size_t> next;
+    std::optional<MergeKey> key;
     for (size_t k = 0; k < n && !next; ++k) {
-      if (!placed[k] && FindMergeKey(s, k, placed, across, hash_ok)) {
-        next = k;
-      }
+      if (!placed[k] && (key = key_of(k))) next = k;
     }
     for (size_t k = 0; k < n && !next; ++k) {
       if (!placed[k]) next = k;
     }
-    place(*next);
+    place(*next, key);
   }
   return order;
 }
@@ -422,9 +425,7 @@ class JoinPlanner {
             key.hash_only || (right_sorted && (i > 1 || left_sorted) &&
                               input_.rules->on(Rule::kHashJoin) &&
                               right->estimated_rows <= kHashJoinRows);
-        if (key.hash_only) {
-          // Planned in no particular order already.
-        } else if (hash) {
+        if (hash && !key.hash_only) {  // (a hash-only key asked no order)
           if (i == 1) {
             order.clear();
             left = Side(first, &order);
@@ -432,7 +433,7 @@ class JoinPlanner {
           }
           right_order.clear();
           right = Side(k, &right_order);
-        } else if (i > 1) {
+        } else if (!hash && i > 1) {
           // Re-order the joined rows by this key, then every primary key.
           std::vector<SortKey> by_key = {{key.left, false, key.collation}};
           for (size_t j = 0; j < i; ++j) AppendKey(sequence_[j], &by_key);
@@ -503,10 +504,12 @@ class JoinPlanner {
     const double a_rows = Side(a, &a_order, &a_sorted)->estimated_rows;
     const double b_rows = Side(b, &b_order)->estimated_rows;
     if (a_sorted || b_rows * 4 > a_rows) return;
+    // The same term keys the join the other way round.
+    MergeKey swapped = key;
+    swapped.left = s_.from[b].offset + key.right;
+    swapped.right = key.left - s_.from[a].offset;
     std::swap(sequence_[0], sequence_[1]);
-    std::vector<bool> placed(s_.from.size(), false);
-    placed[b] = true;
-    keys_[a] = FindMergeKey(s_, a, placed, across_, false);
+    keys_[a] = swapped;
     keys_[b].reset();
   }
 
