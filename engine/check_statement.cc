@@ -55,9 +55,10 @@ Status DatabaseImpl::RunCheck(Session* session, const parser::Check& check) {
             index->needs_reindex + "; run REINDEX " + index->name);
       }
     }
-    LQ_RETURN_IF_ERROR(CheckTable(ctx.store, ctx.snapshot.get(), *usable,
-                                  only_index, &report,
-                                  [&ctx] { return ctx.interrupted(); }));
+    LQ_RETURN_IF_ERROR(CheckTable(
+        ctx.store, ctx.snapshot.get(), *usable, only_index, &report, [&ctx] {
+          return ctx.interrupted() ? ctx.InterruptedStatus() : Status::OK();
+        }));
     LQ_RETURN_IF_ERROR(CheckBuckets(ctx.physical_store, ctx.snapshot.get(),
                                     *usable, only_index, &report));
     // A ranked index's counts against its entries.

@@ -544,6 +544,8 @@ TEST(EngineTest, StatementTimeoutStopsALongQuery) {
   s = Status::OK();
   for (int i = 0; i < 200 && s.ok(); ++i) s = db->Execute("CHECK");
   EXPECT_EQ(s.code(), Status::Code::kInterrupted) << s.ToString();
+  EXPECT_NE(s.message().find("statement_timeout_ms"), std::string::npos)
+      << s.ToString();
   Exec(*db, "PRAGMA statement_timeout_ms = 0");
   EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t"), "(20000)");
   ExpectClean(*db);

@@ -315,12 +315,11 @@ std::string ValueToText(const Value& v) {
       return std::to_string(v.int_value());
     case Type::kReal:
       return v.ToString();  // as SQLite: 1.0, 1.0e+20, -0.0 as 0.0
+    case Type::kText:       // 'NULL' too: only a NULL Value is empty text
     case Type::kBlob:
       // Its bytes, as SQLite reads a blob as text (which need not be
       // UTF-8: a write of TEXT checks that).
       return v.text();
-    case Type::kText:
-      return v.text();  // 'NULL' too: only a NULL Value is empty text
     default:
       return v.ToString();
   }

@@ -39,12 +39,12 @@ struct CheckReport {
 };
 
 // Checks `table` (only the index named `only_index` when not empty).
-// `stopped` (when set) is asked every 1,024 keys whether to stop: the
-// check then fails with Interrupted.
+// `stop` (when set) is asked every 1,024 keys whether to stop: an error
+// (the statement's Interrupted, naming why) ends the check with it.
 Status CheckTable(KvStore* store, const KvSnapshot* snapshot,
                   const TableSchema& table, const std::string& only_index,
                   CheckReport* report,
-                  const std::function<bool()>& stopped = {});
+                  const std::function<Status()>& stop = {});
 
 // A salted table's keys (indexes/salt.h), read from `physical` (the store
 // itself, not a salted view): every row key must hold its primary key's
