@@ -197,6 +197,28 @@ SeekTarget RightSeekTarget(const PlanNode& join) {
   };
 }
 
+// Whether reading a join's input again costs only its reads (scans,
+// filters, fetches), not a sort or another join's work.
+bool ReadsAgainCheaply(const PlanNode& node) {
+  switch (node.kind) {
+    case Kind::kSortKeys:
+    case Kind::kAggregate:
+    case Kind::kDistinct:
+    case Kind::kSort:
+    case Kind::kTopK:
+    case Kind::kMergeJoin:
+    case Kind::kNestedLoop:
+    case Kind::kHashJoin:
+      return false;
+    default:
+      break;
+  }
+  for (const auto& child : node.children) {
+    if (!ReadsAgainCheaply(*child)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::unique_ptr<RowSource> BuildOperators(
@@ -254,10 +276,17 @@ std::unique_ptr<RowSource> BuildOperators(
       const JoinLayout layout{node->join_left_at, node->join_right_at,
                               static_cast<int>(t->columns.size())};
       if (node->kind == Kind::kMergeJoin) {
-        out = NewMergeJoin(input(0), input(1), node->left_key, node->right_key,
-                           node->join_collation, node->reverse,
-                           node->seek_right ? RightSeekTarget(*node) : nullptr,
-                           layout);
+        // A key's right rows past the memory budget are read again per left
+        // row when that is only reading (a sorted input is held instead).
+        RowSourceFactory reopen;
+        if (ReadsAgainCheaply(*node->children[1])) {
+          reopen = [input] { return input(1); };
+        }
+        out = NewMergeJoin(
+            ctx, input(0), input(1), std::move(reopen), node->left_key,
+            node->right_key, node->join_collation, node->reverse,
+            ctx->sort_memory_bytes,
+            node->seek_right ? RightSeekTarget(*node) : nullptr, layout);
       } else if (node->kind == Kind::kHashJoin) {
         out = NewHashJoin(
             ctx, input(0), [input] { return input(1); }, node->left_key,

@@ -34,24 +34,29 @@ void Place(const Row& left, const Row& right, const JoinLayout& at, Row* out) {
 
 class MergeJoin : public RowSource {
  public:
-  MergeJoin(std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right,
+  MergeJoin(const ExecContext* ctx, std::unique_ptr<RowSource> left,
+            std::unique_ptr<RowSource> right, RowSourceFactory reopen_right,
             int left_key, int right_key, const Collation* collation,
-            bool reverse, SeekTarget seek_target, JoinLayout layout)
-      : left_(std::move(left)),
+            bool reverse, SeekTarget seek_target, int64_t memory_bytes,
+            JoinLayout layout)
+      : ctx_(ctx),
+        left_(std::move(left)),
         right_(std::move(right)),
+        reopen_right_(std::move(reopen_right)),
         left_key_(left_key),
         right_key_(right_key),
         collation_(collation),
         reverse_(reverse),
         seek_target_(std::move(seek_target)),
+        memory_bytes_(memory_bytes),
         layout_(layout) {}
 
   bool Next(Row* out) override {
     for (;;) {
-      if (next_match_ < group_.size() && matching_) {
-        Place(left_row_, group_[next_match_++], layout_, out);
+      if (matching_ && (reread_ ? NextReread(out) : NextHeld(out))) {
         return true;
       }
+      if (!status_.ok()) return false;
       if (left_done_ || !left_->Next(&left_row_)) {
         left_done_ = true;
         return false;
@@ -59,43 +64,26 @@ class MergeJoin : public RowSource {
       const Value& key = left_row_[left_key_];
       matching_ = false;
       if (key.is_null()) continue;
-      if (!group_.empty() && Compare(key, group_key_) == 0) {
-        matching_ = true;  // another left row of the same key
-        next_match_ = 0;
+      if (has_group_ && Compare(key, group_key_) == 0) {
+        StartMatching();  // another left row of the same key
         continue;
       }
       // The right rows of the first key not before this one: stepped to,
       // or past a few rows, sought.
-      int stepped = 0;
-      while (has_right_ || ReadRight()) {
-        const Value& r = right_row_[right_key_];
-        if (!r.is_null() && Compare(r, key) >= 0) break;
-        has_right_ = false;
-        if (++stepped == kStepsBeforeSeek && seek_target_ &&
-            seek_target_(key, &target_) && right_->SeekEntry(target_)) {
-          stepped = 0;
-        }
-      }
-      if (!has_right_) {
-        // The right input is done: no later left row pairs.
-        if (!right_->status().ok()) return false;
-        group_.clear();
-        left_done_ = true;  // nothing later pairs
+      if (!Position(right_.get(), &has_right_, &right_row_, key)) {
+        // The right input is done (or failed): no later left row pairs.
+        has_group_ = false;
+        left_done_ = true;
         return false;
       }
       if (Compare(right_row_[right_key_], key) > 0) continue;
-      group_.clear();
-      group_key_ = key;
-      do {
-        group_.push_back(std::move(right_row_));
-        has_right_ = false;
-      } while (ReadRight() && Compare(right_row_[right_key_], group_key_) == 0);
-      if (!right_->status().ok()) return false;
-      matching_ = true;
-      next_match_ = 0;
+      TakeGroup(key);
+      if (!status_.ok()) return false;
+      StartMatching();
     }
   }
   Status status() const override {
+    if (!status_.ok()) return status_;
     return left_->status().ok() ? right_->status() : left_->status();
   }
   // A seek target holds the right scan's key prefix of the run it was made
@@ -107,15 +95,18 @@ class MergeJoin : public RowSource {
     ParkBuffer(&group_);
     group_key_ = Value();
     ParkBuffer(&target_);
+    reread_input_.reset();
     return true;
   }
   void Rewind() override {
     left_->Rewind();
     right_->Rewind();
     has_right_ = right_done_ = left_done_ = matching_ = false;
+    has_group_ = reread_ = false;
     group_.clear();
     group_key_ = Value();
     next_match_ = 0;
+    status_ = Status::OK();
   }
 
  private:
@@ -130,25 +121,123 @@ class MergeJoin : public RowSource {
     return has_right_;
   }
 
+  // Moves `input` (whose unused row, if any, is `*row` with `*has_row`) to
+  // its first row whose key is not before `key`: false when there is none
+  // (the input ended, or failed: status_). Steps, and past a few rows seeks
+  // when the input can.
+  bool Position(RowSource* input, bool* has_row, Row* row, const Value& key) {
+    int stepped = 0;
+    for (;;) {
+      if (!*has_row) {
+        if (input == right_.get() ? !ReadRight() : !input->Next(row)) {
+          status_ = input->status();
+          return false;
+        }
+        *has_row = true;
+      }
+      const Value& r = (*row)[right_key_];
+      if (!r.is_null() && Compare(r, key) >= 0) return true;
+      *has_row = false;
+      if (++stepped == kStepsBeforeSeek && seek_target_ &&
+          seek_target_(key, &target_) && input->SeekEntry(target_)) {
+        stepped = 0;
+      }
+    }
+  }
+
+  // Holds the right rows of `key` (right_row_ is the first) while they fit
+  // in the memory budget. Past it, lets them go when the right input can be
+  // opened again (reread_: each left row of the key then reads them anew)
+  // and steps the right input past the key.
+  void TakeGroup(const Value& key) {
+    group_.clear();
+    group_key_ = key;
+    has_group_ = true;
+    reread_ = false;
+    int64_t held = 0;
+    do {
+      if (!reread_) {
+        held += static_cast<int64_t>(RowHeapBytes(right_row_) + sizeof(Row));
+        if (held > memory_bytes_ && reopen_right_) {
+          reread_ = true;
+          group_.clear();
+          group_.shrink_to_fit();
+        } else {
+          group_.push_back(std::move(right_row_));
+        }
+      }
+      has_right_ = false;
+    } while (ReadRight() && Compare(right_row_[right_key_], group_key_) == 0);
+    status_ = right_->status();
+  }
+
+  void StartMatching() {
+    matching_ = true;
+    next_match_ = 0;
+    if (reread_) {
+      reread_input_ = reopen_right_();
+      has_reread_row_ = false;
+      reread_started_ = false;
+    }
+  }
+
+  bool NextHeld(Row* out) {
+    if (next_match_ >= group_.size()) return false;
+    if (ctx_->Tick()) {  // pairs of held rows: no scan counts them
+      status_ = ctx_->InterruptedStatus();
+      return false;
+    }
+    Place(left_row_, group_[next_match_++], layout_, out);
+    return true;
+  }
+
+  // The next right row of the group's key, read from the reopened input.
+  bool NextReread(Row* out) {
+    if (!reread_started_) {
+      reread_started_ = true;
+      if (!Position(reread_input_.get(), &has_reread_row_, &reread_row_,
+                    group_key_)) {
+        return false;
+      }
+    } else if (!reread_input_->Next(&reread_row_)) {
+      status_ = reread_input_->status();
+      return false;
+    }
+    if (Compare(reread_row_[right_key_], group_key_) != 0) return false;
+    Place(left_row_, reread_row_, layout_, out);
+    return true;
+  }
+
   // Right rows read one by one before seeking (a seek reads a block per
   // level of the store; the next few rows are usually in the block read).
   static constexpr int kStepsBeforeSeek = 8;
 
+  const ExecContext* ctx_;
   std::unique_ptr<RowSource> left_, right_;
+  const RowSourceFactory reopen_right_;
   const int left_key_, right_key_;
   const Collation* collation_;
   const bool reverse_;
   const SeekTarget seek_target_;
+  const int64_t memory_bytes_;
   const JoinLayout layout_;
+  Status status_;
   std::string target_;
   Row left_row_, right_row_;
   bool has_right_ = false;  // right_row_ is read and not yet used
   bool right_done_ = false;
   bool left_done_ = false;
-  std::vector<Row> group_;  // right rows of key group_key_
+  bool has_group_ = false;  // group_key_ is the last key taken
+  std::vector<Row> group_;  // right rows of key group_key_ (unless reread_)
   Value group_key_;
-  bool matching_ = false;  // left_row_ pairs with group_
+  bool matching_ = false;  // left_row_ pairs with the group
   size_t next_match_ = 0;
+  // The group did not fit: each left row of its key reads it from here.
+  bool reread_ = false;
+  std::unique_ptr<RowSource> reread_input_;
+  Row reread_row_;
+  bool has_reread_row_ = false;
+  bool reread_started_ = false;
 };
 
 // A hash of a join key that is equal for keys CompareValues finds equal:
@@ -326,15 +415,15 @@ class HeldRightJoin : public RowSource {
 
 }  // namespace
 
-std::unique_ptr<RowSource> NewMergeJoin(std::unique_ptr<RowSource> left,
-                                        std::unique_ptr<RowSource> right,
-                                        int left_key, int right_key,
-                                        const Collation* collation,
-                                        bool reverse, SeekTarget seek_target,
-                                        JoinLayout layout) {
-  return std::make_unique<MergeJoin>(std::move(left), std::move(right),
-                                     left_key, right_key, collation, reverse,
-                                     std::move(seek_target), layout);
+std::unique_ptr<RowSource> NewMergeJoin(
+    const ExecContext* ctx, std::unique_ptr<RowSource> left,
+    std::unique_ptr<RowSource> right, RowSourceFactory reopen_right,
+    int left_key, int right_key, const Collation* collation, bool reverse,
+    int64_t memory_bytes, SeekTarget seek_target, JoinLayout layout) {
+  return std::make_unique<MergeJoin>(
+      ctx, std::move(left), std::move(right), std::move(reopen_right), left_key,
+      right_key, collation, reverse, std::move(seek_target), memory_bytes,
+      layout);
 }
 
 std::unique_ptr<RowSource> NewNestedLoop(const ExecContext* ctx,

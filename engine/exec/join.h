@@ -23,11 +23,20 @@ struct JoinLayout {
   int width = 0;
 };
 
+// Opens an input of a join from its start (again).
+using RowSourceFactory = std::function<std::unique_ptr<RowSource>()>;
+
 // Both inputs come ordered by their key (value `left_key` of a left row,
 // `right_key` of a right row; ascending, or descending with `reverse`, by
 // `collation`). Every left row is paired with each right row of an equal
 // key, in input order: the right rows of one key are held while the left
-// rows of that key pass. NULL keys pair with nothing.
+// rows of that key pass, while they fit in `memory_bytes`. Past that they
+// are let go, and each left row of the key reads them again from an input
+// `reopen_right` opens (seeking to the key when it can): bounded memory,
+// more reads, the same rows in the same order. Without `reopen_right` they
+// are held whatever their size (a sorted input: reading it again would
+// sort it again). NULL keys pair with nothing. `ctx` counts
+// the held pairs toward its interrupt check.
 //
 // `seek_target`, when given, makes the entry key a right row of a key
 // value would be read from (false: no such key, step instead): after a few
@@ -35,12 +44,11 @@ struct JoinLayout {
 // (RowSource::SeekEntry) instead of reading every row in between.
 using SeekTarget = std::function<bool(const Value& key, std::string* target)>;
 std::unique_ptr<RowSource> NewMergeJoin(
-    std::unique_ptr<RowSource> left, std::unique_ptr<RowSource> right,
+    const ExecContext* ctx, std::unique_ptr<RowSource> left,
+    std::unique_ptr<RowSource> right, RowSourceFactory reopen_right,
     int left_key, int right_key, const Collation* collation, bool reverse,
-    SeekTarget seek_target = nullptr, JoinLayout layout = {});
-
-// Opens the right input of a nested loop from its start (again).
-using RowSourceFactory = std::function<std::unique_ptr<RowSource>()>;
+    int64_t memory_bytes, SeekTarget seek_target = nullptr,
+    JoinLayout layout = {});
 
 // Every left row paired with every right row, in left order, then right
 // order. The right rows are read once and held in memory while they fit in

@@ -1,15 +1,18 @@
-// The hash join operator (engine/exec/join.h) against a nested loop that
-// compares every pair: the same rows in the same order (left order, then
-// right order within a left row), whether the right rows are held in
-// memory or read again per left row; keys that compare equal across types
-// (1 = 1.0, -0.0 = 0) and under a collation pair, NULL keys pair with none.
+// The hash and merge join operators (engine/exec/join.h) against a nested
+// loop that compares every pair: the same rows in the same order (left
+// order, then right order within a left row), whether the right rows are
+// held in memory or read again per left row; keys that compare equal
+// across types (1 = 1.0, -0.0 = 0) and under a collation pair, NULL keys
+// pair with none.
+#include "engine/exec/join.h"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "engine/exec/join.h"
 #include "engine/exec/value_ops.h"
 #include "indexes/collation.h"
 
@@ -92,6 +95,57 @@ TEST(HashJoinTest, SameRowsAndOrderAsComparingEveryPair) {
     }
   }
   EXPECT_GT(rescans_checked, 50);
+}
+
+// Every pair of equal, non-NULL keys: left order, then right order.
+std::vector<Row> EveryPair(const std::vector<Row>& left,
+                           const std::vector<Row>& right,
+                           const Collation* collation) {
+  std::vector<Row> want;
+  for (const Row& l : left) {
+    for (const Row& r : right) {
+      if (!l[0].is_null() && !r[0].is_null() &&
+          CompareValues(l[0], r[0], collation) == 0) {
+        want.push_back({l[0], l[1], r[0], r[1]});
+      }
+    }
+  }
+  return want;
+}
+
+TEST(MergeJoinTest, SameRowsAndOrderHeldOrReadAgain) {
+  auto nocase = Collation::Get("nocase");
+  ASSERT_TRUE(nocase.ok());
+  std::mt19937 rng(20261127);
+  int rereads_checked = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<Row> left = Rows(rng, 1 + rng() % 30, 0);
+    std::vector<Row> right = Rows(rng, rng() % 40, 1000);
+    const Collation* collation = round % 2 ? *nocase : nullptr;
+    const bool reverse = round % 3 == 0;
+    // Both inputs in key order (input order within a key).
+    auto by_key = [&](const Row& a, const Row& b) {
+      const int c = CompareValues(a[0], b[0], collation);
+      return reverse ? c > 0 : c < 0;
+    };
+    std::stable_sort(left.begin(), left.end(), by_key);
+    std::stable_sort(right.begin(), right.end(), by_key);
+    const std::vector<Row> want = EveryPair(left, right, collation);
+    // Held in memory; past a budget no key's rows fit in, read again per
+    // left row; and past it without a way to read again (held).
+    for (int mode = 0; mode < 3; ++mode) {
+      ExecContext ctx;
+      RowSourceFactory reopen;
+      if (mode != 2) reopen = [&] { return NewValues(right); };
+      auto join =
+          NewMergeJoin(&ctx, NewValues(left), NewValues(right), reopen, 0, 0,
+                       collation, reverse, mode == 0 ? int64_t{1} << 30 : 8);
+      ASSERT_EQ(Show(Drain(join.get())), Show(want))
+          << "round " << round << ", mode " << mode;
+      rereads_checked += mode == 1 && !want.empty();
+    }
+  }
+  EXPECT_GT(rereads_checked, 100);
 }
 
 }  // namespace
