@@ -53,30 +53,37 @@ class MergeJoin : public RowSource {
 
   bool Next(Row* out) override {
     for (;;) {
-      if (matching_ && (reread_ ? NextReread(out) : NextHeld(out))) {
-        return true;
+      if (matching_) {
+        if (streaming_ ? NextStreamed(out)
+            : reread_  ? NextReread(out)
+                       : NextHeld(out)) {
+          return true;
+        }
+        matching_ = false;
       }
-      if (!status_.ok()) return false;
-      if (left_done_ || !left_->Next(&left_row_)) {
-        left_done_ = true;
-        return false;
-      }
+      if (!status_.ok() || !NextLeft()) return false;
       const Value& key = left_row_[left_key_];
-      matching_ = false;
       if (key.is_null()) continue;
       if (has_group_ && Compare(key, group_key_) == 0) {
         StartMatching();  // another left row of the same key
         continue;
       }
+      has_group_ = false;
       // The right rows of the first key not before this one: stepped to,
       // or past a few rows, sought.
       if (!Position(right_.get(), &has_right_, &right_row_, key)) {
         // The right input is done (or failed): no later left row pairs.
-        has_group_ = false;
         left_done_ = true;
         return false;
       }
       if (Compare(right_row_[right_key_], key) > 0) continue;
+      // A key the next left row does not share pairs as the right rows
+      // stream by; one it shares, from the rows taken.
+      streaming_ = !NextLeftShares(key);
+      if (streaming_) {
+        matching_ = true;
+        continue;
+      }
       TakeGroup(key);
       if (!status_.ok()) return false;
       StartMatching();
@@ -95,6 +102,7 @@ class MergeJoin : public RowSource {
     ParkBuffer(&group_);
     group_key_ = Value();
     ParkBuffer(&target_);
+    ParkBuffer(&ahead_row_);
     reread_input_.reset();
     return true;
   }
@@ -102,7 +110,7 @@ class MergeJoin : public RowSource {
     left_->Rewind();
     right_->Rewind();
     has_right_ = right_done_ = left_done_ = matching_ = false;
-    has_group_ = reread_ = false;
+    has_group_ = reread_ = streaming_ = has_ahead_ = false;
     group_.clear();
     group_key_ = Value();
     next_match_ = 0;
@@ -119,6 +127,45 @@ class MergeJoin : public RowSource {
     has_right_ = right_->Next(&right_row_);
     if (!has_right_) right_done_ = true;
     return has_right_;
+  }
+
+  // The next left row into left_row_ (the one read ahead, if any).
+  bool NextLeft() {
+    if (has_ahead_) {
+      std::swap(left_row_, ahead_row_);
+      has_ahead_ = false;
+      return true;
+    }
+    if (left_done_ || !left_->Next(&left_row_)) {
+      left_done_ = true;
+      return false;
+    }
+    return true;
+  }
+
+  // Whether the left row after left_row_ has key `key` (read ahead).
+  bool NextLeftShares(const Value& key) {
+    if (left_done_ || !left_->Next(&ahead_row_)) {
+      left_done_ = true;
+      return false;
+    }
+    has_ahead_ = true;
+    const Value& next = ahead_row_[left_key_];
+    return !next.is_null() && Compare(next, key) == 0;
+  }
+
+  // The next right row of left_row_'s key, read from the right input.
+  bool NextStreamed(Row* out) {
+    if (!has_right_ && !ReadRight()) {
+      status_ = right_->status();
+      return false;
+    }
+    if (Compare(right_row_[right_key_], left_row_[left_key_]) != 0) {
+      return false;  // a later key's: kept for a later left row
+    }
+    Place(left_row_, right_row_, layout_, out);
+    has_right_ = false;
+    return true;
   }
 
   // Moves `input` (whose unused row, if any, is `*row` with `*has_row`) to
@@ -226,7 +273,12 @@ class MergeJoin : public RowSource {
   Row left_row_, right_row_;
   bool has_right_ = false;  // right_row_ is read and not yet used
   bool right_done_ = false;
-  bool left_done_ = false;
+  bool left_done_ = false;  // the left input has no row left to read
+  Row ahead_row_;           // the left row after left_row_, read ahead
+  bool has_ahead_ = false;
+  // left_row_ pairs with right rows as they are read (no later left row
+  // shares its key).
+  bool streaming_ = false;
   bool has_group_ = false;  // group_key_ is the last key taken
   std::vector<Row> group_;  // right rows of key group_key_ (unless reread_)
   Value group_key_;

@@ -29,8 +29,10 @@ using RowSourceFactory = std::function<std::unique_ptr<RowSource>()>;
 // Both inputs come ordered by their key (value `left_key` of a left row,
 // `right_key` of a right row; ascending, or descending with `reverse`, by
 // `collation`). Every left row is paired with each right row of an equal
-// key, in input order: the right rows of one key are held while the left
-// rows of that key pass, while they fit in `memory_bytes`. Past that they
+// key, in input order. A left row whose key the next left row does not
+// share pairs with the right rows as they are read; otherwise the right
+// rows of the key are held while the left rows of that key pass, while
+// they fit in `memory_bytes`. Past that they
 // are let go, and each left row of the key reads them again from an input
 // `reopen_right` opens (seeking to the key when it can): bounded memory,
 // more reads, the same rows in the same order. Without `reopen_right` they
