@@ -104,9 +104,18 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
 }
 
 // Reverses every scan and sort of a plan, for a backward read: the rows
-// come in exactly the opposite order.
+// come in exactly the opposite order. Below a sort (whose keys order its
+// rows totally, ShapeRows), groups and DISTINCT rows are made as the
+// forward read made them: which row of a group a bare column or
+// group_concat reads, and which spelling of equal collated values DISTINCT
+// keeps, depend on the order rows come in; the sort alone reverses.
 // NameScans writes the scans' EXPLAIN detail afterwards.
-void ReversePlan(PlanNode* node) {
+void ReversePlan(PlanNode* node, bool sorted_above = false) {
+  if (sorted_above &&
+      (node->kind == Kind::kAggregate || node->kind == Kind::kDistinct)) {
+    return;
+  }
+  const bool sorts = node->kind == Kind::kSort || node->kind == Kind::kTopK;
   switch (node->kind) {
     case Kind::kIndexScan:
     case Kind::kTableScan:
@@ -128,7 +137,7 @@ void ReversePlan(PlanNode* node) {
     default:
       break;
   }
-  for (auto& c : node->children) ReversePlan(c.get());
+  for (auto& c : node->children) ReversePlan(c.get(), sorted_above || sorts);
 }
 
 std::unique_ptr<PlanNode> LimitNode(std::unique_ptr<PlanNode> root,
