@@ -5,6 +5,7 @@
 #include "engine/database_impl.h"
 
 #include "engine/catalog/schema_lock.h"
+#include "engine/exec/subquery.h"
 #include "engine/plan/planner.h"
 #include "engine/storage/open_store.h"
 #include "indexes/row_format.h"
@@ -459,6 +460,7 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
   auto start = [&](const ParamSlots& slots) -> Status {
     LQ_ASSIGN_OR_RETURN(*values, BindParams(slots, params));
     *ctx = NewContext(values, view);
+    LQ_RETURN_IF_ERROR(RunSubqueries(slots, values, ctx, rules()));
     *txn = std::make_unique<WriteTxn>(ctx->physical_store, ctx->snapshot);
     (*txn)->set_byte_limit(max_bytes, options_.max_transaction_bytes,
                            view != nullptr);

@@ -1,6 +1,7 @@
 // EXPLAIN of DatabaseImpl: the plan of a SELECT (through RunSelect), an
 // UPDATE or a DELETE, one node per line.
 #include "engine/database_impl.h"
+#include "engine/exec/subquery.h"
 
 namespace levelql {
 
@@ -43,6 +44,7 @@ Result<std::string> DatabaseImpl::ExplainWrite(Session* session,
     LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
     LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
     ctx = NewContext(&values, &view);
+    LQ_RETURN_IF_ERROR(RunSubqueries(binder.params(), &values, &ctx, r));
     plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
                          ctx, r)
                .plan;
@@ -51,6 +53,7 @@ Result<std::string> DatabaseImpl::ExplainWrite(Session* session,
     LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
     LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
     ctx = NewContext(&values, &view);
+    LQ_RETURN_IF_ERROR(RunSubqueries(binder.params(), &values, &ctx, r));
     plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
                          ctx, r)
                .plan;

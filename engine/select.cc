@@ -2,6 +2,7 @@
 // query, plan (forward, or backward for a previous page), start the
 // operators; hand out a cursor or the EXPLAIN [ANALYZE] text.
 #include "engine/database_impl.h"
+#include "engine/exec/subquery.h"
 
 namespace levelql {
 namespace {
@@ -143,6 +144,8 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
     }
   }
   run->ctx = NewContext(&run->params, &view);
+  LQ_RETURN_IF_ERROR(
+      RunSubqueries(run->query->slots, &run->params, &run->ctx, rule_set));
   run->snapshot_id =
       view.txn_id == 0 ? store_->SnapshotId(run->ctx.snapshot.get()) : 0;
   if (resume) {

@@ -7,6 +7,8 @@
 namespace levelql::parser {
 namespace {
 
+bool EqualSelect(const Select& a, const Select& b);
+
 bool EqualPtr(const ExprPtr& a, const ExprPtr& b) {
   if (!a || !b) return !a && !b;
   return Equal(*a, *b);
@@ -166,6 +168,16 @@ bool EqualNode(const Pragma& a, const Pragma& b) {
 
 }  // namespace
 
+Expr::~Expr() {
+  std::vector<ExprPtr> pending = std::move(args);
+  while (!pending.empty()) {
+    ExprPtr e = std::move(pending.back());
+    pending.pop_back();
+    for (ExprPtr& a : e->args) pending.push_back(std::move(a));
+    e->args.clear();
+  }  // each node freed with no children left
+}
+
 bool Equal(const Expr& a, const Expr& b) {
   return a.kind == b.kind && a.literal == b.literal && a.name == b.name &&
          a.qualifier == b.qualifier && a.param_index == b.param_index &&
@@ -173,7 +185,9 @@ bool Equal(const Expr& a, const Expr& b) {
          a.negated == b.negated && a.distinct == b.distinct &&
          a.star == b.star && a.cast_type == b.cast_type &&
          a.case_operand == b.case_operand && a.case_else == b.case_else &&
-         EqualExprs(a.args, b.args);
+         EqualExprs(a.args, b.args) &&
+         (a.subquery && b.subquery ? EqualSelect(*a.subquery, *b.subquery)
+                                   : !a.subquery && !b.subquery);
 }
 
 bool Equal(const Statement& a, const Statement& b) {

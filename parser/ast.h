@@ -29,6 +29,7 @@ struct Position {
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct Select;
 
 enum class ExprKind {
   kLiteral,   // literal
@@ -37,7 +38,7 @@ enum class ExprKind {
   kUnary,     // op args[0]
   kBinary,    // args[0] op args[1]
   kBetween,   // args[0] [NOT] BETWEEN args[1] AND args[2]
-  kIn,        // args[0] [NOT] IN (args[1..])
+  kIn,        // args[0] [NOT] IN (args[1..]), or IN (subquery) when set
   kIsNull,    // args[0] IS [NOT] NULL
   kLike,      // args[0] [NOT] LIKE args[1] [ESCAPE args[2]]
   kFunction,  // name([DISTINCT] args...) or name(*) when star
@@ -46,6 +47,8 @@ enum class ExprKind {
   kCase,      // CASE [args[0]] WHEN w THEN t ... [ELSE e] END: args are the
               // operand (when case_operand), then each WHEN and its THEN,
               // then the ELSE (when case_else)
+  kSubquery,  // (subquery): its first row's value, NULL without a row
+  kExists,    // EXISTS (subquery)
 };
 
 enum class UnaryOp { kPlus, kMinus, kNot };
@@ -76,6 +79,13 @@ struct TypeName {
 };
 
 struct Expr {
+  Expr() = default;
+  // Takes the tree apart without recursion: a deep one (999 nested
+  // brackets) must not overflow a small thread stack as it is freed.
+  ~Expr();
+  Expr(Expr&&) = default;
+  Expr& operator=(Expr&&) = default;
+
   ExprKind kind = ExprKind::kLiteral;
   Position pos;
   Value literal;          // kLiteral
@@ -93,6 +103,8 @@ struct Expr {
   bool case_operand = false;  // kCase: CASE x WHEN ... (args[0] is x)
   bool case_else = false;     // kCase: the last arg is the ELSE
   std::vector<ExprPtr> args;
+  // kSubquery, kExists, and kIn with a SELECT in its brackets.
+  std::shared_ptr<Select> subquery;
 };
 
 // Deep structural equality, positions ignored.

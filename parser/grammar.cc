@@ -161,6 +161,10 @@ constexpr auto make_call = [](auto& ctx) {
   for (char& c : e.name) c = Lower(c);
 };
 constexpr auto set_star = [](auto& ctx) { _val(ctx).e->star = true; };
+// The SELECT of a subquery, an EXISTS or an IN, into the node made for it.
+constexpr auto set_subquery = [](auto& ctx) {
+  _val(ctx).e->subquery = std::make_shared<Select>(std::move(_attr(ctx)));
+};
 constexpr auto set_distinct = [](auto& ctx) { _val(ctx).e->distinct = true; };
 constexpr auto set_case_operand = [](auto& ctx) {
   _val(ctx).e->case_operand = true;
@@ -235,6 +239,9 @@ constexpr pragma_value_parser pragma_value{};
 constexpr here_parser here{};
 constexpr end_parser end_of_statement{};
 
+// A SELECT in brackets is an expression (a subquery), so the expression
+// rules and the SELECT rule refer to each other.
+x3::rule<struct select_id, Select> const select_stmt = "SELECT";
 x3::rule<struct expr_id, PExpr> const expr = "expression";
 x3::rule<struct or_id, PExpr> const or_expr = "expression";
 x3::rule<struct and_id, PExpr> const and_expr = "expression";
@@ -262,13 +269,13 @@ auto const not_expr_def = *not_op[open_unary] >> eq_expr[close_unary];
 // The equality level: binary = == <> != and the postfix forms.
 auto const operand_start = literal_tok | ident_tok | param_tok | ch_lparen |
                            sign_op | kw("NOT") | kw("DISTINCT") | kw("CAST") |
-                           kw("ARRAY") | kw("CASE");
+                           kw("ARRAY") | kw("CASE") | kw("EXISTS");
 auto const null_tail = kw("NULL")[make_is_null(false)];
 auto const between_tail = kw("BETWEEN")[open_node(ExprKind::kBetween)] >
                           nested[eq_expr][push] > kw("AND") > cmp_expr[push];
 auto const in_item = nested[expr][push_in];
 auto const in_tail = kw("IN")[open_node(ExprKind::kIn)] > ch_lparen >
-                     (reject(kw("SELECT"), "subquery") |
+                     ((&kw("SELECT") >> nested[select_stmt][set_subquery]) |
                       -(in_item >> *(ch_comma > in_item))) > ch_rparen;
 auto const like_tail = kw("LIKE")[open_node(ExprKind::kLike)] >
                        cmp_expr[push] >> -(kw("ESCAPE") > cmp_expr[push]);
@@ -314,14 +321,18 @@ auto const array_expr_def = kw_at("ARRAY")[start_node(ExprKind::kArray)] >
                             ch_lbracket >
                             -(nested[expr][push] >>
                               *(ch_comma > nested[expr][push])) > ch_rbracket;
+auto const exists_expr = kw_at("EXISTS")[start_node(ExprKind::kExists)] >
+                         ch_lparen > nested[select_stmt][set_subquery] >
+                         ch_rparen;
 // Reserved words cannot start column_or_call, so what follows it is tried
 // only when it fails.
 auto const primary_def =
     literal_tok[take] | column_or_call[take] |
-    (ch_lparen > (reject(kw("SELECT"), "subquery") | nested[expr][take]) >
-     ch_rparen) |
+    (ch_lparen > ((here[start_node(ExprKind::kSubquery)] >> &kw("SELECT") >>
+                   nested[select_stmt][set_subquery]) |
+                  nested[expr][take]) > ch_rparen) |
     param_tok[take] | cast_expr[take] | array_expr[take] | case_expr[take] |
-    (&kw("NOT") >> nested[not_expr][take]);
+    exists_expr | (&kw("NOT") >> nested[not_expr][take]);
 
 auto const type_name_def = type_word[set_to<&TypeName::type>] >>
                            -(ch_lparen >
@@ -352,7 +363,6 @@ BOOST_SPIRIT_DEFINE(table_name, index_name, column_name, alias_name,
 x3::rule<struct select_item_id, SelectItem> const select_item = "expression";
 x3::rule<struct join_id, JoinTable> const join_table = "table name";
 x3::rule<struct order_item_id, OrderItem> const order_item = "expression";
-x3::rule<struct select_id, Select> const select_stmt = "SELECT";
 
 auto const select_item_def =
     here[set_item_pos] >>
@@ -391,10 +401,10 @@ auto const from_table = (reject(ch_lparen >> kw("SELECT"), "subquery") |
                          from_named) >>
                         *join_table[push_to<&Select::joins>];
 // FROM may be left out (one row, no table); when what follows the items
-// starts no clause, FROM is what was expected there.
+// starts no clause (nor ends a subquery), FROM is what was expected there.
 auto const from_clause = (!(kw("WHERE") | kw("GROUP") | kw("HAVING") |
-                            kw("ORDER") | kw("LIMIT") | end_of_statement)) >
-                         kw("FROM") > from_table;
+                            kw("ORDER") | kw("LIMIT") | end_of_statement |
+                            ch_rparen)) > kw("FROM") > from_table;
 auto const select_stmt_def =
     (kw("SELECT") >> -(kw("DISTINCT")[flag<&Select::distinct>] | kw("ALL"))) >
     (select_item[push_to<&Select::items>] >>

@@ -177,6 +177,8 @@ void WriteList(const std::vector<ExprPtr>& args, size_t from,
   }
 }
 
+void WriteSelect(const Select& s, std::string* out);
+
 void WriteInner(const Expr& e, std::string* out) {
   const auto& a = e.args;
   switch (e.kind) {
@@ -224,7 +226,21 @@ void WriteInner(const Expr& e, std::string* out) {
     case ExprKind::kIn:
       Write(*a[0], kLevelEquality, out);
       *out += e.negated ? " NOT IN (" : " IN (";
-      WriteList(a, 1, out);
+      if (e.subquery) {
+        WriteSelect(*e.subquery, out);
+      } else {
+        WriteList(a, 1, out);
+      }
+      *out += ')';
+      return;
+    case ExprKind::kSubquery:
+      *out += '(';
+      WriteSelect(*e.subquery, out);
+      *out += ')';
+      return;
+    case ExprKind::kExists:
+      *out += "EXISTS (";
+      WriteSelect(*e.subquery, out);
       *out += ')';
       return;
     case ExprKind::kIsNull:

@@ -55,7 +55,11 @@ std::string Tree(const Expr& e) {
     case ExprKind::kBetween:
       return "(" + Tree(*e.args[0]) + " " + neg + "BETWEEN" + list(1) + ")";
     case ExprKind::kIn:
+      if (e.subquery) return "[" + ToSql(e) + "]";
       return "(" + Tree(*e.args[0]) + " " + neg + "IN" + list(1) + ")";
+    case ExprKind::kSubquery:
+    case ExprKind::kExists:
+      return "[" + ToSql(e) + "]";
     case ExprKind::kIsNull:
       return "(" + Tree(*e.args[0]) + " IS " + neg + "NULL)";
     case ExprKind::kLike:
@@ -210,6 +214,21 @@ TEST(ParserPrecedence, LikeAndInForms) {
 }
 
 // --- Literals -------------------------------------------------------------
+
+TEST(ParserPrecedence, Subqueries) {
+  EXPECT_EQ(Where("a IN (SELECT b FROM u WHERE c > 1) AND d"),
+            "([a IN (SELECT b FROM u WHERE c > 1)] AND d)");
+  EXPECT_EQ(Where("NOT a NOT IN (SELECT b FROM u)"),
+            "(NOT [a NOT IN (SELECT b FROM u)])");
+  EXPECT_EQ(Where("NOT EXISTS (SELECT 1) OR (SELECT max(b) FROM u) > 2"),
+            "((NOT [EXISTS (SELECT 1)]) OR ([(SELECT max(b) FROM u)] > 2))");
+  // A SELECT in brackets ends at its closing bracket, with or without FROM.
+  EXPECT_EQ(Item("((SELECT 1)) + 1"), "([(SELECT 1)] + 1)");
+  EXPECT_EQ(Where("a IN (SELECT b FROM u WHERE b IN (SELECT c FROM v))"),
+            "[a IN (SELECT b FROM u WHERE b IN (SELECT c FROM v))]");
+  // Brackets around an expression are still brackets.
+  EXPECT_EQ(Where("(a) IN ((b), (c))"), "(a IN b c)");
+}
 
 TEST(ParserLiterals, IntegersAndReals) {
   EXPECT_EQ(Literal("42"), Value::Int(42));
@@ -604,9 +623,6 @@ TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
             "NotSupported at 1:17: NATURAL JOIN");
   EXPECT_EQ(Error("SELECT a FROM t JOIN u USING (a)"),
             "NotSupported at 1:24: JOIN ... USING");
-  EXPECT_EQ(Error("SELECT a FROM t WHERE a IN (SELECT b FROM u)"),
-            "NotSupported at 1:29: subquery");
-  EXPECT_EQ(Error("SELECT (SELECT 1) FROM t"), "NotSupported at 1:9: subquery");
   EXPECT_EQ(Error("SELECT a FROM (SELECT a FROM t)"),
             "NotSupported at 1:15: subquery");
   EXPECT_EQ(Error("SELECT a FROM t UNION SELECT b FROM u"),

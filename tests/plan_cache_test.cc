@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -338,6 +339,53 @@ TEST_F(PlanCacheTest, SchemaChangeMakesANewPlan) {
   before = PlanReuses();
   EXPECT_EQ(CursorText((*stmt)->Query({I(3)})), three);
   EXPECT_EQ(PlanReuses() - before, 1u);
+}
+
+TEST_F(PlanCacheTest, SubqueriesRunAgainOnEachExecution) {
+  // A prepared statement's subqueries run on each execution, after the
+  // data they read changed too: a kept plan never answers with another
+  // run's subquery values.
+  const std::vector<std::pair<std::string, Params>> queries = {
+      {"SELECT id FROM t WHERE a IN (SELECT a FROM u WHERE label >= ?) "
+       "ORDER BY id",
+       {{T("o")}}},
+      {"SELECT id FROM t WHERE b = (SELECT max(a) FROM u WHERE a < ?) "
+       "ORDER BY id",
+       {{I(6)}}},
+      {"SELECT count(*) FROM t WHERE EXISTS (SELECT 1 FROM u WHERE a = ?)",
+       {{I(4)}}},
+      {"SELECT id FROM t WHERE a NOT IN (SELECT a FROM u WHERE a > ?) AND "
+       "id < 20 ORDER BY id",
+       {{I(2)}}},
+  };
+  const char* changes[] = {
+      "DELETE FROM u WHERE a = 1", "INSERT INTO u VALUES (4, 'four')",
+      "UPDATE u SET label = 'a' WHERE a = 0", "DELETE FROM u WHERE a >= 3"};
+  std::vector<std::set<std::string>> seen(queries.size());
+  std::vector<std::unique_ptr<Statement>> stmts;
+  for (const auto& [sql, params] : queries) {
+    auto stmt = db_->Prepare(sql);
+    ASSERT_TRUE(stmt.ok()) << sql << ": " << stmt.status().ToString();
+    stmts.push_back(std::move(stmt).value());
+  }
+  for (size_t round = 0; round <= std::size(changes); ++round) {
+    const std::string change =
+        round < std::size(changes) ? changes[round] : "the end";
+    for (size_t q = 0; q < queries.size(); ++q) {
+      const auto& [sql, params] = queries[q];
+      Exec(*db_, "PRAGMA disable_rules = 'plan_cache'");
+      const std::string want = CursorText(db_->Query(sql, params));
+      Exec(*db_, "PRAGMA disable_rules = ''");
+      const std::string got = CursorText(stmts[q]->Query(params));
+      EXPECT_EQ(got, want) << sql << ", before " << change;
+      seen[q].insert(got);
+    }
+    if (round < std::size(changes)) Exec(*db_, change);
+  }
+  // Every query's answer changed with the data at least once.
+  for (size_t q = 0; q < queries.size(); ++q) {
+    EXPECT_GE(seen[q].size(), 2u) << queries[q].first;
+  }
 }
 
 }  // namespace

@@ -122,15 +122,18 @@ std::string_view LikeText(const Value& v, std::string* scratch) {
   return *scratch;
 }
 
-Result<Value> InItems(const BoundExpr& e, const EvalContext& ctx,
-                      const Value& x, bool negated) {
+// x = item for each item `item(i)` gives, i < n: 1 when one holds, NULL when
+// none does and one was NULL, else 0 (NOT IN: negated).
+template <class ItemAt>
+Result<Value> MatchItems(const BoundExpr& e, const Value& x, bool negated,
+                         size_t n, Affinity item_affinity, ItemAt item) {
   if (x.is_null()) return Value();
   bool saw_null = false;
-  for (size_t i = 1; i < e.args.size(); ++i) {
-    LQ_ASSIGN_OR_RETURN(Value item, Evaluate(*e.args[i], ctx));
+  for (size_t i = 0; i < n; ++i) {
+    LQ_ASSIGN_OR_RETURN(Value v, item(i));
     LQ_ASSIGN_OR_RETURN(Value eq,
-                        Compare(BinaryOp::kEq, x, item, e.args[0]->affinity,
-                                Affinity::kNone, e.collation));
+                        Compare(BinaryOp::kEq, x, v, e.args[0]->affinity,
+                                item_affinity, e.collation));
     if (eq.is_null()) {
       saw_null = true;
     } else if (eq.int_value() == 1) {
@@ -139,6 +142,39 @@ Result<Value> InItems(const BoundExpr& e, const EvalContext& ctx,
   }
   if (saw_null) return Value();
   return Value::Int(negated ? 1 : 0);
+}
+
+Result<Value> InItems(const BoundExpr& e, const EvalContext& ctx,
+                      const Value& x, bool negated) {
+  return MatchItems(e, x, negated, e.args.size() - 1, Affinity::kNone,
+                    [&](size_t i) { return Evaluate(*e.args[i + 1], ctx); });
+}
+
+// x IN (SELECT ...): the subquery's values are the items, with the
+// affinity of its column (SQLite). No row: false, even for a NULL x.
+Result<Value> EvalInSet(const BoundExpr& e, const EvalContext& ctx) {
+  LQ_ASSIGN_OR_RETURN(Value set, Evaluate(*e.args[1], ctx));
+  if (set.type() != Type::kList) {
+    return Status::InvalidArgument(PlaceOf(e) +
+                                   "IN (SELECT ...) read before its "
+                                   "subquery ran");
+  }
+  const std::vector<Value>& items = set.list();
+  if (items.empty()) return Value::Int(e.negated ? 1 : 0);
+  LQ_ASSIGN_OR_RETURN(Value x, Evaluate(*e.args[0], ctx));
+  auto match = [&](const Value& one, bool negated) {
+    return MatchItems(e, one, negated, items.size(), e.args[1]->affinity,
+                      [&](size_t i) -> Result<Value> { return items[i]; });
+  };
+  // A list x NOT IN scalar values holds for some element, as for kIn.
+  if (e.negated && x.type() == Type::kList) {
+    bool whole = false;
+    for (const Value& item : items) whole = whole || item.type() == Type::kList;
+    if (!whole) {
+      return AnyElement(x, [&](const Value& el) { return match(el, true); });
+    }
+  }
+  return match(x, e.negated);
 }
 
 Result<Value> EvalIn(const BoundExpr& e, const EvalContext& ctx) {
@@ -176,7 +212,8 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
     case BoundExpr::Kind::kColumn:
       return (*ctx.row)[e.index];
     case BoundExpr::Kind::kParam:
-      return (*ctx.params)[e.index];
+      return e.index >= 0 ? (*ctx.params)[e.index]
+                          : (*ctx.params)[ctx.params->size() + e.index];
     case BoundExpr::Kind::kAggregateRef:
       return (*ctx.aggregates)[e.index];
     case BoundExpr::Kind::kUnary: {
@@ -263,6 +300,8 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
     }
     case BoundExpr::Kind::kIn:
       return EvalIn(e, ctx);
+    case BoundExpr::Kind::kInSet:
+      return EvalInSet(e, ctx);
     case BoundExpr::Kind::kIsNull: {
       LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*e.args[0], ctx));
       return Value::Int(v.is_null() != e.negated ? 1 : 0);
@@ -426,9 +465,12 @@ std::string ExprToString(const BoundExpr& e,
       return e.index < static_cast<int>(columns.size()) ? columns[e.index]
                                                         : "?col";
     case BoundExpr::Kind::kParam: {
+      if (e.index < 0) return "(subquery " + std::to_string(-e.index) + ")";
       std::string s = "?";
       return s.append(std::to_string(e.index + 1));
     }
+    case BoundExpr::Kind::kInSet:
+      return arg(0) + (e.negated ? " NOT IN " : " IN ") + arg(1);
     case BoundExpr::Kind::kAggregateRef: {
       std::string s = "agg";
       return s.append(std::to_string(e.index));

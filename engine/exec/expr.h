@@ -71,13 +71,19 @@ struct BoundExpr {
     kAggregateRef,
     kArray,
     kCase,  // args as parser::Expr's kCase: [operand] (when, then)* [else]
+    // args[0] [NOT] IN the elements of args[1]'s LIST value (a subquery's
+    // rows): as kIn with those elements as items, compared with args[1]'s
+    // affinity for them.
+    kInSet,
   };
   Kind kind = Kind::kConst;
   bool case_operand = false;  // kCase
   bool case_else = false;     // kCase
   parser::Position pos;
-  Value value;     // kConst
-  int index = -1;  // kColumn: row position; kParam: slot; kAggregateRef: slot
+  Value value;  // kConst
+  // kColumn: row position; kParam: slot (< 0: a subquery's hidden slot,
+  // counted from the end of the values, binder.h); kAggregateRef: slot
+  int index = -1;
   parser::UnaryOp unary_op = parser::UnaryOp::kPlus;
   parser::BinaryOp binary_op = parser::BinaryOp::kAdd;
   bool negated = false;

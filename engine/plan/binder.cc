@@ -49,8 +49,10 @@ struct Binder::Scope {
   // row, or an error naming what is missing or ambiguous.
   Result<int> FindColumn(const parser::Expr& e) const {
     if (!from) {
-      if (!e.qualifier.empty() && e.qualifier != table->name &&
-          e.qualifier != alias) {
+      // A table given an alias is known by it alone (SQLite): in a
+      // subquery, the table's name may then be the query's around it.
+      if (!e.qualifier.empty() &&
+          e.qualifier != (alias.empty() ? table->name : alias)) {
         return Status::NotFound(Where(e.pos) + "no table " + e.qualifier);
       }
       int col = table->FindColumn(e.name);
@@ -212,6 +214,17 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
           }
         }
       }
+      if (!found.ok() && found.status().code() == Status::Code::kNotFound) {
+        for (const Scope* outer : outer_) {
+          if (outer->table && !outer->table->one_row &&
+              outer->FindColumn(e).ok()) {
+            return Status::NotSupported(
+                Where(e.pos) + "correlated subquery: " + e.name +
+                " is a column of the query around it (only subqueries that "
+                "read nothing of the row around them are supported)");
+          }
+        }
+      }
       if (!found.ok()) return found.status();
       BoundExprPtr column = MakeColumn(scope.table->columns[*found], *found);
       column->pos = e.pos;
@@ -239,7 +252,11 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       LQ_RETURN_IF_ERROR(bind_args());
       pick_collation();
       return out;
+    case ExprKind::kSubquery:
+    case ExprKind::kExists:
+      return BindSubquery(e, scope);
     case ExprKind::kIn:
+      if (e.subquery) return BindSubquery(e, scope);
       out->kind = BoundExpr::Kind::kIn;
       out->negated = e.negated;
       LQ_RETURN_IF_ERROR(bind_args());
@@ -285,6 +302,52 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       return out;
   }
   return Status::NotSupported(Where(e.pos) + "expression");
+}
+
+Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
+  // The subquery is a query of its own; the one around it is bound on
+  // after it, with its own select-list state.
+  outer_.push_back(&scope);
+  std::vector<int> items = std::move(item_outputs_);
+  Result<BoundSelect> inner = BindSelect(*e.subquery);
+  item_outputs_ = std::move(items);
+  outer_.pop_back();
+  LQ_RETURN_IF_ERROR(inner.status());
+  auto sub = std::make_shared<BoundSubquery>();
+  sub->kind = e.kind == ExprKind::kExists ? BoundSubquery::Kind::kExists
+              : e.kind == ExprKind::kIn   ? BoundSubquery::Kind::kIn
+                                          : BoundSubquery::Kind::kScalar;
+  if (sub->kind != BoundSubquery::Kind::kExists && inner->outputs.size() != 1) {
+    return Status::InvalidArgument(Where(e.pos) + "subquery returns " +
+                                   std::to_string(inner->outputs.size()) +
+                                   " columns; only one is allowed here");
+  }
+  auto value = std::make_unique<BoundExpr>();
+  value->kind = BoundExpr::Kind::kParam;
+  value->pos = e.pos;
+  value->index = -1 - static_cast<int>(params_.subqueries.size());
+  if (sub->kind != BoundSubquery::Kind::kExists) {
+    // The result column's affinity (SQLite: a subquery's value has it).
+    value->affinity = inner->outputs[0]->affinity;
+  }
+  const Collation* inner_collation = sub->kind == BoundSubquery::Kind::kIn
+                                         ? CarriedCollation(*inner->outputs[0])
+                                         : nullptr;
+  sub->select = std::make_shared<const BoundSelect>(std::move(*inner));
+  params_.subqueries.push_back(std::move(sub));
+  if (e.kind != ExprKind::kIn) return value;
+  auto out = std::make_unique<BoundExpr>();
+  out->kind = BoundExpr::Kind::kInSet;
+  out->pos = e.pos;
+  out->negated = e.negated;
+  LQ_ASSIGN_OR_RETURN(BoundExprPtr x, Bind(*e.args[0], scope));
+  // SQLite: x's collation, else the subquery column's.
+  out->collation = CarriedCollation(*x);
+  if (!out->collation) out->collation = inner_collation;
+  if (!out->collation) out->collation = Collation::Binary();
+  out->args.push_back(std::move(x));
+  out->args.push_back(std::move(value));
+  return out;
 }
 
 Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
@@ -403,7 +466,7 @@ std::pair<int, int> StarColumns(const BoundSelect& select,
   if (item.star_table.empty()) return {0, width};
   if (select.from.empty()) {
     const bool named =
-        item.star_table == ast.table || item.star_table == ast.alias;
+        item.star_table == (ast.alias.empty() ? ast.table : ast.alias);
     return named ? std::pair{0, width} : std::pair{-1, -1};
   }
   for (size_t i = 0; i < select.from.size(); ++i) {

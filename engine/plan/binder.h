@@ -18,13 +18,6 @@
 
 namespace levelql {
 
-// Maps the statement's parameters to slots: `?`/`?NNN` use slot NNN-1; each
-// distinct `:name` gets the next slot after them.
-struct ParamSlots {
-  int count = 0;
-  std::vector<std::string> names;  // slot -> name ("" for positional)
-};
-
 struct BoundOrder {
   BoundExprPtr expr;  // over the table row (or aggregate results)
   int output = -1;    // >= 0: sort by this output column instead
@@ -63,6 +56,32 @@ struct BoundSelect {
   std::vector<BoundOrder> order_by;
   BoundExprPtr limit;   // null: none
   BoundExprPtr offset;  // null: 0
+};
+
+// An uncorrelated subquery of a statement (`(SELECT ...)`, `EXISTS (...)`,
+// `x IN (SELECT ...)`): run once per execution, before the statement
+// (subquery.h), its value read through a hidden parameter slot.
+struct BoundSubquery {
+  enum class Kind {
+    kScalar,  // its first row's first value, NULL without a row
+    kExists,  // 1 when it has a row, else 0
+    kIn,      // a LIST of every row's first value (BoundExpr::Kind::kInSet)
+  };
+  Kind kind = Kind::kScalar;
+  std::shared_ptr<const BoundSelect> select;
+};
+
+// Maps the statement's parameters to slots: `?`/`?NNN` use slot NNN-1; each
+// distinct `:name` gets the next slot after them. Subqueries' values follow
+// the statement's parameters, the last slot the first subquery's: a hidden
+// slot is read as BoundExpr index -1 for the first subquery, -2 for the
+// second, counted from the end of the values (so it is known while binding,
+// before the statement's last parameter is seen). Subqueries are listed
+// in the order they are bound, an inner one before the one holding it.
+struct ParamSlots {
+  int count = 0;
+  std::vector<std::string> names;  // slot -> name ("" for positional)
+  std::vector<std::shared_ptr<const BoundSubquery>> subqueries;
 };
 
 struct BoundInsert {
@@ -106,6 +125,7 @@ class Binder {
       bool write = false) const;
   Result<BoundExprPtr> Bind(const parser::Expr& expr, Scope& scope);
   Result<BoundExprPtr> BindFunction(const parser::Expr& expr, Scope& scope);
+  Result<BoundExprPtr> BindSubquery(const parser::Expr& expr, Scope& scope);
   Status BindGroupBy(const parser::Select& select, Scope& scope,
                      BoundSelect* out);
   Status BindFrom(const parser::Select& select, BoundSelect* out);
@@ -116,6 +136,9 @@ class Binder {
   // Per select item of the SELECT being bound, its first output (`*` and
   // `t.*` stand for several).
   std::vector<int> item_outputs_;
+  // The scopes of the queries around the subquery being bound: a name
+  // found there makes it correlated, which is not supported.
+  std::vector<const Scope*> outer_;
 };
 
 }  // namespace levelql

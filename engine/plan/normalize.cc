@@ -71,6 +71,7 @@ bool MayBeList(const BoundExpr& e) {
       return true;
     case Kind::kBetween:
     case Kind::kIn:
+    case Kind::kInSet:
     case Kind::kIsNull:
     case Kind::kLike:
       return false;
@@ -117,8 +118,9 @@ BoundExprPtr PushNot(BoundExprPtr e, bool negate) {
     e->binary_op = Negated(e->binary_op);
     return e;
   }
-  if (e->kind == Kind::kIn || e->kind == Kind::kBetween ||
-      e->kind == Kind::kIsNull || e->kind == Kind::kLike) {
+  if (e->kind == Kind::kIn || e->kind == Kind::kInSet ||
+      e->kind == Kind::kBetween || e->kind == Kind::kIsNull ||
+      e->kind == Kind::kLike) {
     // NOT over a list means "no element matches", which is not the
     // negated per-element test: keep the NOT. (List items or bounds are
     // compared through `=`, `>=`, `<=` inside the test, which the negated
@@ -205,6 +207,38 @@ BoundExprPtr OrToIn(BoundExprPtr e) {
   return out;
 }
 
+// `x IN (SELECT ...)` whose subquery has run (its LIST of values folded)
+// as `x IN (v1, v2, ...)`, which the access paths read (an index scan per
+// value), when the items' comparison is the same: an IN list's items have
+// no affinity, so the subquery column's must not change how x compares
+// (SQLite's rule: none, or x's own, or x numeric, whose affinity then
+// applies to the items either way). Longer than an IN list may be
+// (parser.h's default), it stays a kInSet.
+constexpr size_t kMaxInListItems = 10'000;
+
+BoundExprPtr InSetToIn(BoundExprPtr e) {
+  const BoundExpr& set = *e->args[1];
+  const Affinity x = e->args[0]->affinity;
+  if (set.kind != Kind::kConst || set.value.type() != Type::kList ||
+      set.value.list().size() > kMaxInListItems ||
+      !(set.affinity == Affinity::kNone || set.affinity == x ||
+        x == Affinity::kNumeric)) {
+    return e;
+  }
+  auto in = std::make_unique<BoundExpr>();
+  in->kind = Kind::kIn;
+  in->pos = e->pos;
+  in->negated = e->negated;
+  in->collation = e->collation;
+  in->args.push_back(std::move(e->args[0]));
+  for (const Value& v : set.value.list()) {
+    BoundExprPtr item = MakeConst(v);
+    item->pos = e->pos;
+    in->args.push_back(std::move(item));
+  }
+  return in;
+}
+
 }  // namespace
 
 bool IsConstant(const BoundExpr& e) {
@@ -231,6 +265,7 @@ BoundExprPtr FoldConstants(BoundExprPtr e, const std::vector<Value>& params) {
     return e;  // errors surface when (and if) the row-time evaluation runs
   }
   for (auto& a : e->args) a = FoldConstants(std::move(a), params);
+  if (e->kind == Kind::kInSet) return InSetToIn(std::move(e));
   return e;
 }
 

@@ -1,0 +1,25 @@
+// Runs a statement's uncorrelated subqueries (binder.h, BoundSubquery)
+// before the statement: each once, on the statement's snapshot, its value
+// put where its hidden parameter slot reads it.
+#ifndef LEVELQL_ENGINE_EXEC_SUBQUERY_H_
+#define LEVELQL_ENGINE_EXEC_SUBQUERY_H_
+
+#include <vector>
+
+#include "engine/exec/operators.h"
+#include "engine/plan/binder.h"
+#include "engine/plan/rules.h"
+
+namespace levelql {
+
+// Appends the values of `slots.subqueries` to `values` (the statement's
+// parameters, which ctx->params points to), in the order the binder listed
+// them, so that an inner subquery's value is there before the one around
+// it runs. IN's values are held in memory: past ctx->sort_memory_bytes the
+// statement fails with LimitExceeded.
+Status RunSubqueries(const ParamSlots& slots, std::vector<Value>* values,
+                     ExecContext* ctx, const RuleSet& rules);
+
+}  // namespace levelql
+
+#endif  // LEVELQL_ENGINE_EXEC_SUBQUERY_H_

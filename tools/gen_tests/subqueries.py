@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Writes tests/sql/subqueries.test: uncorrelated subqueries (a scalar
+`(SELECT ...)`, `EXISTS`, `[NOT] IN (SELECT ...)`, nested ones) in WHERE,
+the select list, HAVING, joins and writes, over indexed and plain columns,
+NULLs, empty results, nocase text and mixed affinities; expected rows
+computed by SQLite (Python's sqlite3) over the same rows.
+
+Deterministic (fixed seed). Text is ASCII (SQLite's nocase folds only
+ASCII).
+
+    python3 tools/gen_tests/subqueries.py > tests/sql/subqueries.test
+"""
+import random
+import sqlite3
+import sys
+
+from slt_out import write_query, write_setup
+
+SEED = 2711
+rng = random.Random(SEED)
+
+SCHEMA = [
+    "CREATE TABLE t1 (id INTEGER PRIMARY KEY, a INTEGER, b TEXT, r REAL)",
+    "CREATE INDEX t1_a ON t1 (a)",
+    "CREATE INDEX t1_b ON t1 (b)",
+    "CREATE TABLE t2 (id INTEGER PRIMARY KEY, x INTEGER, y INTEGER, "
+    "name TEXT COLLATE nocase, s TEXT)",
+    "CREATE INDEX t2_xy ON t2 (x, y)",
+    "CREATE TABLE t3 (id INTEGER PRIMARY KEY, c INTEGER, d TEXT)",
+]
+
+
+def maybe(v, p=0.1):
+    return None if rng.random() < p else v
+
+
+def rows():
+    words = ["ab", "AB", "Ab", "cd", "CD", "ef", "gh", "GH"]
+    t1 = [(i, maybe(rng.randint(0, 30)), maybe(rng.choice(words)),
+           maybe(round(rng.uniform(0, 10), 1)))
+          for i in range(1, 121)]
+    t2 = [(i, maybe(rng.randint(0, 40)), maybe(rng.randint(0, 9)),
+           maybe(rng.choice(words)), maybe(str(rng.randint(0, 30))))
+          for i in range(1, 41)]
+    t3 = [(i, maybe(rng.randint(0, 30)), maybe(rng.choice(words)))
+          for i in range(1, 6)]
+    return [("t1", t1), ("t2", t2), ("t3", t3)]
+
+
+def k(lo, hi):
+    return rng.randint(lo, hi)
+
+
+# Each template: (sql with {} holes filled by generators, output width,
+# whether ORDER BY makes the order total).
+def queries():
+    out = []
+    for _ in range(6):
+        out.append(("SELECT id, a FROM t1 WHERE a IN (SELECT x FROM t2 WHERE "
+                    "y > %d) ORDER BY id" % k(0, 9), 2, True))
+        out.append(("SELECT id FROM t1 WHERE a NOT IN (SELECT x FROM t2 "
+                    "WHERE y = %d) ORDER BY id" % k(0, 9), 1, True))
+        out.append(("SELECT id FROM t1 WHERE a NOT IN (SELECT x FROM t2 "
+                    "WHERE y = %d AND x IS NOT NULL) ORDER BY id" % k(0, 9),
+                    1, True))
+        out.append(("SELECT count(*) FROM t1 WHERE EXISTS (SELECT 1 FROM t2 "
+                    "WHERE x > %d) AND a < %d" % (k(20, 45), k(5, 25)), 1,
+                    True))
+        out.append(("SELECT count(*) FROM t1 WHERE NOT EXISTS (SELECT * FROM "
+                    "t2 WHERE x = %d)" % k(0, 45), 1, True))
+        out.append(("SELECT id, a, (SELECT max(x) FROM t2 WHERE y = %d) FROM "
+                    "t1 WHERE a > (SELECT avg(x) FROM t2 WHERE y < %d) "
+                    "ORDER BY id" % (k(0, 9), k(1, 9)), 3, True))
+        out.append(("SELECT id FROM t1 WHERE a = (SELECT x FROM t2 WHERE "
+                    "x IS NOT NULL ORDER BY y DESC, id LIMIT 1 OFFSET %d) "
+                    "ORDER BY id" % k(0, 45), 1, True))
+        out.append(("SELECT id FROM t1 WHERE a IN (SELECT x FROM t2 WHERE y "
+                    "IN (SELECT c FROM t3 WHERE c < %d)) ORDER BY id"
+                    % k(0, 30), 1, True))
+        out.append(("SELECT b, count(*) FROM t1 WHERE b IN (SELECT name FROM "
+                    "t2 WHERE y < %d) GROUP BY b ORDER BY b" % k(0, 9), 2,
+                    True))
+        # lower(): SQLite and levelql show different spellings of a
+        # nocase group.
+        out.append(("SELECT lower(name), count(*) FROM t2 WHERE name IN "
+                    "(SELECT b FROM t1 WHERE a < %d) GROUP BY name "
+                    "ORDER BY 2, 1" % k(0, 30), 2, True))
+        out.append(("SELECT id FROM t1 WHERE a IN (SELECT s FROM t2 WHERE "
+                    "y >= %d) ORDER BY id" % k(0, 9), 1, True))
+        out.append(("SELECT id FROM t2 WHERE s IN (SELECT a FROM t1 WHERE "
+                    "id < %d) ORDER BY id" % k(1, 120), 1, True))
+        out.append(("SELECT t1.id, t2.id FROM t1 JOIN t2 ON t1.a = t2.x "
+                    "WHERE t2.y IN (SELECT c FROM t3) AND t1.id < %d"
+                    % k(10, 120), 2, False))
+        out.append(("SELECT a, count(*) FROM t1 GROUP BY a HAVING count(*) "
+                    "> (SELECT count(*) FROM t3 WHERE c < %d) ORDER BY a"
+                    % k(0, 30), 2, True))
+        out.append(("SELECT id FROM t1 WHERE (SELECT min(x) FROM t2 WHERE "
+                    "y = %d) IS NULL AND id < 4 ORDER BY id" % k(0, 12), 1,
+                    True))
+        out.append(("SELECT id FROM t1 WHERE a IN (SELECT x FROM t2 WHERE "
+                    "x > 100) OR b IN (SELECT d FROM t3 WHERE c > %d) "
+                    "ORDER BY id" % k(0, 30), 1, True))
+        out.append(("SELECT id FROM t1 WHERE r IN (SELECT y FROM t2 WHERE "
+                    "x < %d) ORDER BY id" % k(0, 40), 1, True))
+    return out
+
+
+WRITES = [
+    "UPDATE t1 SET b = 'zz' WHERE a IN (SELECT x FROM t2 WHERE y = 3)",
+    "DELETE FROM t1 WHERE a = (SELECT min(a) FROM t1)",
+    "INSERT INTO t3 SELECT id + 100, a, b FROM t1 WHERE a NOT IN "
+    "(SELECT x FROM t2 WHERE x IS NOT NULL) AND a IS NOT NULL",
+    "DELETE FROM t2 WHERE EXISTS (SELECT 1 FROM t3 WHERE c > 25) AND y = 0",
+]
+
+
+def main():
+    db = sqlite3.connect(":memory:")
+    out = sys.stdout
+    out.write("# Generated by tools/gen_tests/subqueries.py (seed %d); "
+              "answers from sqlite3.\n" % SEED)
+    write_setup(out, db, SCHEMA, rows())
+    for sql, width, ordered in queries():
+        write_query(out, db, sql, width, ordered)
+    for stmt in WRITES:
+        db.execute(stmt)
+        out.write("\nstatement ok\n%s\n" % stmt)
+        for sql, width in [("SELECT id, a, b FROM t1 ORDER BY id", 3),
+                           ("SELECT count(*), sum(c) FROM t3", 2),
+                           ("SELECT count(*) FROM t2", 1)]:
+            write_query(out, db, sql, width, True)
+
+
+main()
