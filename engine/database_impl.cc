@@ -207,6 +207,7 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params,
     ctx.snapshot = store_->GetSnapshot();
   }
   ctx.params = params;
+  ctx.rules = rules();
   ctx.interrupt_epoch = &interrupt_epoch_;
   {
     std::lock_guard<std::mutex> lock(settings_mu_);

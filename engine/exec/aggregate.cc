@@ -161,7 +161,7 @@ class Aggregate : public RowSource {
       }
       std::vector<Value> results;
       for (const Accumulator& a : acc) results.push_back(a.Result());
-      EvalContext ec{&last, ctx_->params, &results};
+      EvalContext ec{&last, ctx_->params, &results, ctx_};
       if (spec_.having) {
         Result<bool> keep = EvaluatePredicate(*spec_.having, ec);
         if (!keep.ok()) return Fail(keep.status());
@@ -210,7 +210,7 @@ class Aggregate : public RowSource {
       return false;
     }
     next_key_.clear();
-    EvalContext ec{&next_, ctx_->params, nullptr};
+    EvalContext ec{&next_, ctx_->params, nullptr, ctx_};
     for (const BoundExpr* k : spec_.keys) {
       Result<Value> v = Evaluate(*k, ec);
       if (!v.ok()) {
@@ -237,7 +237,7 @@ class Aggregate : public RowSource {
       for (Accumulator& a : *acc) a.AddCount(next_count_);
       return true;
     }
-    EvalContext ec{&row, ctx_->params, nullptr};
+    EvalContext ec{&row, ctx_->params, nullptr, ctx_};
     for (size_t i = 0; i < acc->size(); ++i) {
       const AggregateSpec& a = (*spec_.aggregates)[i];
       Value v, sep;

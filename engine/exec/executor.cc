@@ -61,7 +61,7 @@ Status MakeRow(const TableSchema& table, const std::vector<int>& targets,
 
 Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
                               const char* what) {
-  EvalContext ec{nullptr, ctx.params, nullptr};
+  EvalContext ec{nullptr, ctx.params, nullptr, &ctx};
   LQ_ASSIGN_OR_RETURN(Value v, Evaluate(expr, ec));
   // As SQLite, TRUE is 1, text that is wholly a number reads as one, and
   // a REAL of an integral value is that integer.
@@ -192,7 +192,7 @@ Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
     LQ_RETURN_IF_ERROR(exec.root->status());
     return count;
   }
-  EvalContext ec{nullptr, ctx->params, nullptr};
+  EvalContext ec{nullptr, ctx->params, nullptr, ctx};
   for (const auto& exprs : insert.rows) {
     std::vector<Value> values;
     for (const auto& e : exprs) {
@@ -218,7 +218,7 @@ Result<int64_t> ExecuteUpdate(BoundUpdate* update_ptr, ExecContext* ctx,
   Row row;
   while (src->Next(&row)) {
     Row updated = row;
-    EvalContext ec{&row, ctx->params, nullptr};
+    EvalContext ec{&row, ctx->params, nullptr, ctx};
     for (const auto& [col, expr] : update.assignments) {
       LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*expr, ec));
       const ColumnSchema& c = table.columns[col];

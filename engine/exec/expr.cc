@@ -6,6 +6,7 @@
 
 #include "base/stack_floor.h"
 #include "engine/exec/functions.h"
+#include "engine/exec/subquery.h"
 #include "parser/parse_error.h"
 
 namespace levelql {
@@ -302,6 +303,25 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       return EvalIn(e, ctx);
     case BoundExpr::Kind::kInSet:
       return EvalInSet(e, ctx);
+    case BoundExpr::Kind::kOuterRef:
+      if (!ctx.exec || !ctx.exec->outer) {
+        return Status::InvalidArgument(
+            PlaceOf(e) + "a correlated subquery's column read outside it");
+      }
+      return (*ctx.exec->outer)[e.index];
+    case BoundExpr::Kind::kSubqueryRun: {
+      if (!ctx.exec) {
+        return Status::InvalidArgument(
+            PlaceOf(e) + "a correlated subquery evaluated outside a statement");
+      }
+      std::vector<Value> outer;
+      outer.reserve(e.args.size());
+      for (const auto& a : e.args) {
+        LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*a, ctx));
+        outer.push_back(std::move(v));
+      }
+      return RunCorrelated(*ctx.exec, *e.subquery, std::move(outer));
+    }
     case BoundExpr::Kind::kIsNull: {
       LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*e.args[0], ctx));
       return Value::Int(v.is_null() != e.negated ? 1 : 0);
@@ -451,6 +471,7 @@ BoundExprPtr CloneExpr(const BoundExpr& expr) {
   e->is_list = expr.is_list;
   e->affinity = expr.affinity;
   e->collation = expr.collation;
+  e->subquery = expr.subquery;
   for (const auto& a : expr.args) e->args.push_back(CloneExpr(*a));
   return e;
 }
@@ -471,6 +492,13 @@ std::string ExprToString(const BoundExpr& e,
     }
     case BoundExpr::Kind::kInSet:
       return arg(0) + (e.negated ? " NOT IN " : " IN ") + arg(1);
+    case BoundExpr::Kind::kSubqueryRun: {
+      std::string s = "(correlated subquery of";
+      for (size_t i = 0; i < e.args.size(); ++i) s += " " + arg(i);
+      return s + ")";
+    }
+    case BoundExpr::Kind::kOuterRef:
+      return "outer." + std::to_string(e.index + 1);
     case BoundExpr::Kind::kAggregateRef: {
       std::string s = "agg";
       return s.append(std::to_string(e.index));

@@ -54,6 +54,8 @@ enum class AggregateKind {
 
 struct BoundExpr;
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
+struct BoundSubquery;  // binder.h
+struct ExecContext;    // operators.h
 
 struct BoundExpr {
   enum class Kind {
@@ -75,6 +77,12 @@ struct BoundExpr {
     // rows): as kIn with those elements as items, compared with args[1]'s
     // affinity for them.
     kInSet,
+    // A correlated subquery (`subquery`), run for each row: args are the
+    // values of the row around it that it reads, in the order of its
+    // kOuterRef indexes. Its value as BoundSubquery::Kind says (an IN's is
+    // the LIST a kInSet reads).
+    kSubqueryRun,
+    kOuterRef,  // value `index` of the row around a correlated subquery
   };
   Kind kind = Kind::kConst;
   bool case_operand = false;  // kCase
@@ -95,6 +103,7 @@ struct BoundExpr {
   Affinity affinity = Affinity::kNone;   // for comparisons (SQLite's rule)
   const Collation* collation = nullptr;  // for comparisons and LIKE
   std::vector<BoundExprPtr> args;
+  std::shared_ptr<const BoundSubquery> subquery;  // kSubqueryRun
 };
 
 struct AggregateSpec {
@@ -110,6 +119,10 @@ struct EvalContext {
   const std::vector<Value>* row = nullptr;
   const std::vector<Value>* params = nullptr;
   const std::vector<Value>* aggregates = nullptr;
+  // The statement's execution, which runs correlated subqueries (null:
+  // none may be evaluated here), and the values of the row around this
+  // one that kOuterRef reads (inside a correlated subquery).
+  const ExecContext* exec = nullptr;
 };
 
 Result<Value> Evaluate(const BoundExpr& expr, const EvalContext& ctx);

@@ -101,7 +101,7 @@ class Filter : public RowSource {
       : ctx_(ctx), input_(std::move(input)), predicate_(predicate) {}
   bool Next(Row* row) override {
     while (input_->Next(row)) {
-      EvalContext ec{row, ctx_->params, nullptr};
+      EvalContext ec{row, ctx_->params, nullptr, ctx_};
       Result<bool> r = EvaluatePredicate(*predicate_, ec);
       if (!r.ok()) {
         status_ = r.status();
@@ -168,7 +168,8 @@ class Project : public RowSource {
         }
         continue;
       }
-      Result<Value> v = Evaluate(*step.expr, {&in_, ctx_->params, nullptr});
+      Result<Value> v =
+          Evaluate(*step.expr, {&in_, ctx_->params, nullptr, ctx_});
       if (!v.ok()) {
         status_ = v.status();
         return false;

@@ -18,6 +18,7 @@
 #include "engine/catalog/stats.h"
 #include "engine/exec/expr.h"
 #include "engine/plan/continuation.h"
+#include "engine/plan/rules.h"
 #include "engine/plan/sort_key.h"
 #include "engine/storage/kv_store.h"
 #include "engine/storage/salted_store.h"
@@ -40,6 +41,12 @@ struct ExecContext {
   int bucket = -1;
   std::shared_ptr<const KvSnapshot> snapshot;
   const std::vector<Value>* params = nullptr;
+  // Inside a correlated subquery: the values of the row around it that it
+  // reads (BoundExpr::Kind::kOuterRef).
+  const std::vector<Value>* outer = nullptr;
+  // The rules the statement is planned with (a correlated subquery is
+  // planned for each row it runs for).
+  RuleSet rules;
   int64_t sort_memory_bytes = 64 << 20;  // before a sort spills to disk
   uint64_t spilled_runs = 0;             // for EXPLAIN ANALYZE and tests
   // Sort merges (sort.cc), for tests: passes that merged runs into longer

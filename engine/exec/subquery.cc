@@ -62,4 +62,12 @@ Status RunSubqueries(const ParamSlots& slots, std::vector<Value>* values,
   return Status::OK();
 }
 
+Result<Value> RunCorrelated(const ExecContext& around, const BoundSubquery& sub,
+                            std::vector<Value> outer) {
+  ExecContext ctx = around;  // its snapshot, parameters, limits, deadline
+  ctx.outer = &outer;
+  ctx.resume = nullptr;
+  return RunOne(sub, &ctx, around.rules);
+}
+
 }  // namespace levelql

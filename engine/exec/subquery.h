@@ -1,6 +1,7 @@
-// Runs a statement's uncorrelated subqueries (binder.h, BoundSubquery)
-// before the statement: each once, on the statement's snapshot, its value
-// put where its hidden parameter slot reads it.
+// Runs a statement's subqueries (binder.h, BoundSubquery): uncorrelated
+// ones before the statement, each once, on the statement's snapshot, its
+// value put where its hidden parameter slot reads it; correlated ones for
+// each row of the query around them that needs their value.
 #ifndef LEVELQL_ENGINE_EXEC_SUBQUERY_H_
 #define LEVELQL_ENGINE_EXEC_SUBQUERY_H_
 
@@ -19,6 +20,12 @@ namespace levelql {
 // statement fails with LimitExceeded.
 Status RunSubqueries(const ParamSlots& slots, std::vector<Value>* values,
                      ExecContext* ctx, const RuleSet& rules);
+
+// Runs a correlated subquery (BoundExpr::Kind::kSubqueryRun) for one row
+// of the query around it, whose values it reads are `outer`: planned and
+// run anew on the statement's snapshot, with its parameters and rules.
+Result<Value> RunCorrelated(const ExecContext& around, const BoundSubquery& sub,
+                            std::vector<Value> outer);
 
 }  // namespace levelql
 

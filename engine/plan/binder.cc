@@ -214,14 +214,35 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
           }
         }
       }
-      if (!found.ok() && found.status().code() == Status::Code::kNotFound) {
-        for (const Scope* outer : outer_) {
-          if (outer->table && !outer->table->one_row &&
-              outer->FindColumn(e).ok()) {
+      if (!found.ok() && found.status().code() == Status::Code::kNotFound &&
+          !outer_.empty()) {
+        // A column of the row around this subquery (correlated): read as
+        // a value of that row each time the subquery runs.
+        const Scope& around = *outer_.back();
+        Result<int> at = around.table && !around.table->one_row
+                             ? around.FindColumn(e)
+                             : Result<int>(Status::NotFound(""));
+        if (at.ok()) {
+          std::vector<BoundExprPtr>& refs = *outer_refs_.back();
+          size_t j = 0;
+          while (j < refs.size() && refs[j]->index != *at) ++j;
+          if (j == refs.size()) {
+            refs.push_back(MakeColumn(around.table->columns[*at], *at));
+            refs.back()->pos = e.pos;
+          }
+          BoundExprPtr ref = MakeColumn(around.table->columns[*at], *at);
+          ref->kind = BoundExpr::Kind::kOuterRef;
+          ref->index = static_cast<int>(j);
+          ref->pos = e.pos;
+          return ref;
+        }
+        for (size_t i = 0; i + 1 < outer_.size(); ++i) {
+          if (outer_[i]->table && !outer_[i]->table->one_row &&
+              outer_[i]->FindColumn(e).ok()) {
             return Status::NotSupported(
                 Where(e.pos) + "correlated subquery: " + e.name +
-                " is a column of the query around it (only subqueries that "
-                "read nothing of the row around them are supported)");
+                " is a column of a query two or more levels around it (a "
+                "subquery may read the row of the query right around it)");
           }
         }
       }
@@ -307,10 +328,13 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
 Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
   // The subquery is a query of its own; the one around it is bound on
   // after it, with its own select-list state.
+  std::vector<BoundExprPtr> refs;  // columns of the row around it read
   outer_.push_back(&scope);
+  outer_refs_.push_back(&refs);
   std::vector<int> items = std::move(item_outputs_);
   Result<BoundSelect> inner = BindSelect(*e.subquery);
   item_outputs_ = std::move(items);
+  outer_refs_.pop_back();
   outer_.pop_back();
   LQ_RETURN_IF_ERROR(inner.status());
   auto sub = std::make_shared<BoundSubquery>();
@@ -323,9 +347,14 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
                                    " columns; only one is allowed here");
   }
   auto value = std::make_unique<BoundExpr>();
-  value->kind = BoundExpr::Kind::kParam;
   value->pos = e.pos;
-  value->index = -1 - static_cast<int>(params_.subqueries.size());
+  if (refs.empty()) {
+    value->kind = BoundExpr::Kind::kParam;
+    value->index = -1 - static_cast<int>(params_.subqueries.size());
+  } else {
+    value->kind = BoundExpr::Kind::kSubqueryRun;
+    value->args = std::move(refs);
+  }
   if (sub->kind != BoundSubquery::Kind::kExists) {
     // The result column's affinity (SQLite: a subquery's value has it).
     value->affinity = inner->outputs[0]->affinity;
@@ -334,7 +363,11 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
                                          ? CarriedCollation(*inner->outputs[0])
                                          : nullptr;
   sub->select = std::make_shared<const BoundSelect>(std::move(*inner));
-  params_.subqueries.push_back(std::move(sub));
+  if (value->kind == BoundExpr::Kind::kSubqueryRun) {
+    value->subquery = std::move(sub);
+  } else {
+    params_.subqueries.push_back(std::move(sub));
+  }
   if (e.kind != ExprKind::kIn) return value;
   auto out = std::make_unique<BoundExpr>();
   out->kind = BoundExpr::Kind::kInSet;

@@ -58,9 +58,11 @@ struct BoundSelect {
   BoundExprPtr offset;  // null: 0
 };
 
-// An uncorrelated subquery of a statement (`(SELECT ...)`, `EXISTS (...)`,
-// `x IN (SELECT ...)`): run once per execution, before the statement
-// (subquery.h), its value read through a hidden parameter slot.
+// A subquery of a statement (`(SELECT ...)`, `EXISTS (...)`, `x IN (SELECT
+// ...)`). An uncorrelated one runs once per execution, before the
+// statement (subquery.h), its value read through a hidden parameter slot;
+// a correlated one (reading columns of the row around it, as kOuterRef)
+// runs for each such row (BoundExpr::Kind::kSubqueryRun).
 struct BoundSubquery {
   enum class Kind {
     kScalar,  // its first row's first value, NULL without a row
@@ -137,8 +139,12 @@ class Binder {
   // `t.*` stand for several).
   std::vector<int> item_outputs_;
   // The scopes of the queries around the subquery being bound: a name
-  // found there makes it correlated, which is not supported.
+  // found in the one right around it makes it correlated; one further out
+  // is not supported.
   std::vector<const Scope*> outer_;
+  // Per subquery being bound (innermost last): the columns of the row
+  // around it that it reads, bound in that row (a correlated subquery).
+  std::vector<std::vector<BoundExprPtr>*> outer_refs_;
 };
 
 }  // namespace levelql

@@ -242,7 +242,12 @@ BoundExprPtr InSetToIn(BoundExprPtr e) {
 }  // namespace
 
 bool IsConstant(const BoundExpr& e) {
-  if (e.kind == Kind::kColumn || e.kind == Kind::kAggregateRef) return false;
+  // (A correlated subquery and its outer references take their values
+  // from rows.)
+  if (e.kind == Kind::kColumn || e.kind == Kind::kAggregateRef ||
+      e.kind == Kind::kOuterRef || e.kind == Kind::kSubqueryRun) {
+    return false;
+  }
   for (const auto& a : e.args) {
     if (!IsConstant(*a)) return false;
   }

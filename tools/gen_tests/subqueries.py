@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Writes tests/sql/subqueries.test: uncorrelated subqueries (a scalar
-`(SELECT ...)`, `EXISTS`, `[NOT] IN (SELECT ...)`, nested ones) in WHERE,
-the select list, HAVING, joins and writes, over indexed and plain columns,
-NULLs, empty results, nocase text and mixed affinities; expected rows
-computed by SQLite (Python's sqlite3) over the same rows.
+"""Writes tests/sql/subqueries.test: subqueries (a scalar `(SELECT ...)`,
+`EXISTS`, `[NOT] IN (SELECT ...)`, nested ones; uncorrelated and reading
+the row around them) in WHERE, the select list, ORDER BY, HAVING, joins and
+writes, over indexed and plain columns, NULLs, empty results, nocase text
+and mixed affinities; expected rows computed by SQLite (Python's sqlite3)
+over the same rows.
 
 Deterministic (fixed seed). Text is ASCII (SQLite's nocase folds only
 ASCII).
@@ -103,6 +104,37 @@ def queries():
                     "ORDER BY id" % k(0, 30), 1, True))
         out.append(("SELECT id FROM t1 WHERE r IN (SELECT y FROM t2 WHERE "
                     "x < %d) ORDER BY id" % k(0, 40), 1, True))
+        # Correlated: the subquery reads the row around it.
+        out.append(("SELECT id, (SELECT count(*) FROM t2 WHERE t2.x < t1.a "
+                    "AND y > %d) FROM t1 WHERE id < 40 ORDER BY id"
+                    % k(0, 9), 2, True))
+        out.append(("SELECT id FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE "
+                    "t2.x = t1.a AND t2.y < %d) ORDER BY id" % k(0, 9), 1,
+                    True))
+        out.append(("SELECT id FROM t1 WHERE NOT EXISTS (SELECT 1 FROM t2 "
+                    "WHERE t2.x = t1.a) AND a < %d ORDER BY id" % k(0, 30),
+                    1, True))
+        out.append(("SELECT id FROM t1 WHERE a IN (SELECT x FROM t2 WHERE "
+                    "t2.y = t1.id %% 10) AND id < %d ORDER BY id"
+                    % k(20, 120), 1, True))
+        out.append(("SELECT id FROM t1 WHERE a NOT IN (SELECT x FROM t2 "
+                    "WHERE t2.y = t1.a %% 7 AND x > %d) ORDER BY id"
+                    % k(0, 40), 1, True))
+        # Self-correlation: an alias hides the table's name (SQLite).
+        out.append(("SELECT id, a FROM t1 WHERE a > %d AND (SELECT count(*) "
+                    "FROM t1 AS x WHERE x.a < t1.a) < 20 ORDER BY id"
+                    % k(0, 25), 2, True))
+        out.append(("SELECT id FROM t1 ORDER BY (SELECT max(y) FROM t2 WHERE "
+                    "t2.x = t1.a), id LIMIT %d" % k(5, 30), 1, True))
+        out.append(("SELECT a, count(*) FROM t1 GROUP BY a HAVING count(*) > "
+                    "(SELECT count(*) FROM t2 WHERE t2.x = t1.a) - %d "
+                    "ORDER BY a" % k(0, 2), 2, True))
+        out.append(("SELECT t1.id, t2.id FROM t1 JOIN t2 ON t1.a = t2.x "
+                    "WHERE t2.y > (SELECT min(c) FROM t3 WHERE t3.c > t1.a "
+                    "- %d) ORDER BY 1, 2" % k(0, 20), 2, True))
+        out.append(("SELECT id FROM t1 WHERE a IN (SELECT x FROM t2 WHERE "
+                    "EXISTS (SELECT 1 FROM t3 WHERE t3.c = t2.y)) AND id < "
+                    "%d ORDER BY id" % k(20, 120), 1, True))
     return out
 
 
@@ -112,6 +144,10 @@ WRITES = [
     "INSERT INTO t3 SELECT id + 100, a, b FROM t1 WHERE a NOT IN "
     "(SELECT x FROM t2 WHERE x IS NOT NULL) AND a IS NOT NULL",
     "DELETE FROM t2 WHERE EXISTS (SELECT 1 FROM t3 WHERE c > 25) AND y = 0",
+    "UPDATE t1 SET a = (SELECT max(c) FROM t3 WHERE t3.d = t1.b) "
+    "WHERE id < 30",
+    "DELETE FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.x = t1.a "
+    "AND t2.y > 5)",
 ]
 
 
