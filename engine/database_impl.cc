@@ -208,6 +208,7 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params,
   }
   ctx.params = params;
   ctx.rules = rules();
+  ctx.correlated = std::make_shared<CorrelatedValues>();
   ctx.interrupt_epoch = &interrupt_epoch_;
   {
     std::lock_guard<std::mutex> lock(settings_mu_);

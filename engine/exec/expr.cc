@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "base/stack_floor.h"
 #include "engine/exec/functions.h"
@@ -123,6 +124,41 @@ std::string_view LikeText(const Value& v, std::string* scratch) {
   return *scratch;
 }
 
+}  // namespace
+
+// An IN's constant items as CompareOp converts them for comparing with x
+// (x's affinity applied to them, or the items' to x), without NULLs,
+// sorted by the IN's collation: x equals an item exactly when the
+// converted x equals one of these.
+struct InLookup {
+  std::vector<Value> items;
+  bool has_null = false;
+  Affinity convert_x = Affinity::kNone;  // what x becomes before the search
+};
+
+namespace {
+
+// `x IN` through the lookup, or nullopt when x needs the item-by-item
+// comparison (a list, or a TIMESTAMP, which reads text items as times).
+std::optional<Value> LookUp(const BoundExpr& e, const Value& x, bool negated) {
+  const InLookup& in = *e.lookup;
+  if (x.type() == Type::kList || x.type() == Type::kTimestamp) {
+    return std::nullopt;
+  }
+  if (x.is_null()) return Value();
+  const Value v =
+      in.convert_x == Affinity::kNone ? x : ApplyAffinity(x, in.convert_x);
+  auto less = [&](const Value& a, const Value& b) {
+    return CompareValues(a, b, e.collation) < 0;
+  };
+  auto it = std::lower_bound(in.items.begin(), in.items.end(), v, less);
+  if (it != in.items.end() && !less(v, *it)) {
+    return Value::Int(negated ? 0 : 1);
+  }
+  if (in.has_null) return Value();
+  return Value::Int(negated ? 1 : 0);
+}
+
 // x = item for each item `item(i)` gives, i < n: 1 when one holds, NULL when
 // none does and one was NULL, else 0 (NOT IN: negated).
 template <class ItemAt>
@@ -147,6 +183,9 @@ Result<Value> MatchItems(const BoundExpr& e, const Value& x, bool negated,
 
 Result<Value> InItems(const BoundExpr& e, const EvalContext& ctx,
                       const Value& x, bool negated) {
+  if (e.lookup) {
+    if (std::optional<Value> r = LookUp(e, x, negated)) return *r;
+  }
   return MatchItems(e, x, negated, e.args.size() - 1, Affinity::kNone,
                     [&](size_t i) { return Evaluate(*e.args[i + 1], ctx); });
 }
@@ -163,7 +202,10 @@ Result<Value> EvalInSet(const BoundExpr& e, const EvalContext& ctx) {
   const std::vector<Value>& items = set.list();
   if (items.empty()) return Value::Int(e.negated ? 1 : 0);
   LQ_ASSIGN_OR_RETURN(Value x, Evaluate(*e.args[0], ctx));
-  auto match = [&](const Value& one, bool negated) {
+  auto match = [&](const Value& one, bool negated) -> Result<Value> {
+    if (e.lookup) {
+      if (std::optional<Value> r = LookUp(e, one, negated)) return *r;
+    }
     return MatchItems(e, one, negated, items.size(), e.args[1]->affinity,
                       [&](size_t i) -> Result<Value> { return items[i]; });
   };
@@ -454,6 +496,62 @@ BoundExprPtr MakeAnd(BoundExprPtr a, BoundExprPtr b) {
   return both;
 }
 
+void PrepareInLookup(BoundExpr* e) {
+  // Fewer items are as quick compared one by one.
+  constexpr size_t kFewest = 8;
+  std::vector<const Value*> items;
+  Affinity item_affinity = Affinity::kNone;
+  if (e->kind == BoundExpr::Kind::kIn) {
+    for (size_t i = 1; i < e->args.size(); ++i) {
+      if (e->args[i]->kind != BoundExpr::Kind::kConst) return;
+      items.push_back(&e->args[i]->value);
+    }
+  } else if (e->kind == BoundExpr::Kind::kInSet &&
+             e->args[1]->kind == BoundExpr::Kind::kConst &&
+             e->args[1]->value.type() == Type::kList) {
+    for (const Value& v : e->args[1]->value.list()) items.push_back(&v);
+    item_affinity = e->args[1]->affinity;
+  } else {
+    return;
+  }
+  if (items.size() < kFewest) return;
+  // CompareOp's conversions for these two affinities (value_ops.cc).
+  const Affinity x_affinity = e->args[0]->affinity;
+  const bool numeric_x = x_affinity == Affinity::kNumeric;
+  const bool numeric_item = item_affinity == Affinity::kNumeric;
+  Affinity convert_items = Affinity::kNone;
+  auto lookup = std::make_shared<InLookup>();
+  if (numeric_x && !numeric_item) {
+    convert_items = Affinity::kNumeric;
+  } else if (numeric_item && !numeric_x) {
+    lookup->convert_x = Affinity::kNumeric;
+  } else if (x_affinity == Affinity::kText &&
+             item_affinity == Affinity::kNone) {
+    convert_items = Affinity::kText;
+  } else if (item_affinity == Affinity::kText &&
+             x_affinity == Affinity::kNone) {
+    lookup->convert_x = Affinity::kText;
+  }
+  for (const Value* v : items) {
+    // A list item holds for any of its elements, a TIMESTAMP reads text
+    // as a time: those are compared one by one.
+    if (v->type() == Type::kList || v->type() == Type::kTimestamp) return;
+    if (v->is_null()) {
+      lookup->has_null = true;
+      continue;
+    }
+    lookup->items.push_back(convert_items == Affinity::kNone
+                                ? *v
+                                : ApplyAffinity(*v, convert_items));
+  }
+  const Collation* collation = e->collation;
+  std::sort(lookup->items.begin(), lookup->items.end(),
+            [collation](const Value& a, const Value& b) {
+              return CompareValues(a, b, collation) < 0;
+            });
+  e->lookup = std::move(lookup);
+}
+
 BoundExprPtr CloneExpr(const BoundExpr& expr) {
   auto e = std::make_unique<BoundExpr>();
   e->kind = expr.kind;
@@ -472,6 +570,7 @@ BoundExprPtr CloneExpr(const BoundExpr& expr) {
   e->affinity = expr.affinity;
   e->collation = expr.collation;
   e->subquery = expr.subquery;
+  e->lookup = expr.lookup;
   for (const auto& a : expr.args) e->args.push_back(CloneExpr(*a));
   return e;
 }

@@ -56,6 +56,7 @@ struct BoundExpr;
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 struct BoundSubquery;  // binder.h
 struct ExecContext;    // operators.h
+struct InLookup;       // expr.cc
 
 struct BoundExpr {
   enum class Kind {
@@ -104,6 +105,9 @@ struct BoundExpr {
   const Collation* collation = nullptr;  // for comparisons and LIKE
   std::vector<BoundExprPtr> args;
   std::shared_ptr<const BoundSubquery> subquery;  // kSubqueryRun
+  // kIn, kInSet with constant items: them sorted, for a binary search per
+  // row instead of a comparison per item (PrepareInLookup).
+  std::shared_ptr<const InLookup> lookup;
 };
 
 struct AggregateSpec {
@@ -142,6 +146,10 @@ std::string ExprToString(const BoundExpr& expr,
 // every other expression carries none. (BoundExpr::collation is the one a
 // node itself compares with.)
 const Collation* CarriedCollation(const BoundExpr& e);
+
+// Gives `e`, an IN whose items are constants (kIn: args[1..]; kInSet:
+// args[1]'s LIST) and many enough to pay, its lookup; otherwise nothing.
+void PrepareInLookup(BoundExpr* e);
 
 BoundExprPtr MakeConst(Value v);
 // Column `index` of a row, whose schema is `c` (its type, affinity and, for

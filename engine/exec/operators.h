@@ -27,6 +27,8 @@
 namespace levelql {
 
 // Per-statement execution state: one snapshot for every read.
+struct CorrelatedValues;  // subquery.h
+
 struct ExecContext {
   KvStore* store = nullptr;
   // Inside a transaction `store` is its view (overlay.h), owned here.
@@ -47,6 +49,10 @@ struct ExecContext {
   // The rules the statement is planned with (a correlated subquery is
   // planned for each row it runs for).
   RuleSet rules;
+  // Correlated subqueries' values already computed in this statement, by
+  // subquery and the outer values it read (subquery.cc); shared by the
+  // contexts copied from this one.
+  std::shared_ptr<CorrelatedValues> correlated;
   int64_t sort_memory_bytes = 64 << 20;  // before a sort spills to disk
   uint64_t spilled_runs = 0;             // for EXPLAIN ANALYZE and tests
   // Sort merges (sort.cc), for tests: passes that merged runs into longer

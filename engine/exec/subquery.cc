@@ -5,6 +5,7 @@
 
 #include "engine/exec/executor.h"
 #include "engine/exec/row_memory.h"
+#include "indexes/key_codec.h"
 
 namespace levelql {
 namespace {
@@ -64,10 +65,29 @@ Status RunSubqueries(const ParamSlots& slots, std::vector<Value>* values,
 
 Result<Value> RunCorrelated(const ExecContext& around, const BoundSubquery& sub,
                             std::vector<Value> outer) {
+  // Equal encodings are equal values of one type: the same answer.
+  const BoundSubquery* id = &sub;
+  std::string key(reinterpret_cast<const char*>(&id), sizeof id);
+  for (const Value& v : outer) {
+    keys::EncodeValue(v, keys::Direction::kAsc, &key);
+  }
+  CorrelatedValues* seen = around.correlated.get();
+  if (seen) {
+    auto it = seen->values.find(key);
+    if (it != seen->values.end()) return it->second;
+  }
   ExecContext ctx = around;  // its snapshot, parameters, limits, deadline
   ctx.outer = &outer;
   ctx.resume = nullptr;
-  return RunOne(sub, &ctx, around.rules);
+  LQ_ASSIGN_OR_RETURN(Value v, RunOne(sub, &ctx, around.rules));
+  // Kept within a tenth of the sort memory.
+  const int64_t bytes =
+      static_cast<int64_t>(key.size() + sizeof(Value) + ValueHeapBytes(v));
+  if (seen && seen->bytes + bytes <= around.sort_memory_bytes / 10) {
+    seen->bytes += bytes;
+    seen->values.emplace(std::move(key), v);
+  }
+  return v;
 }
 
 }  // namespace levelql

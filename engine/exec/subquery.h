@@ -5,6 +5,8 @@
 #ifndef LEVELQL_ENGINE_EXEC_SUBQUERY_H_
 #define LEVELQL_ENGINE_EXEC_SUBQUERY_H_
 
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/exec/operators.h"
@@ -21,9 +23,18 @@ namespace levelql {
 Status RunSubqueries(const ParamSlots& slots, std::vector<Value>* values,
                      ExecContext* ctx, const RuleSet& rules);
 
+// A statement's correlated subquery values, by subquery and the outer
+// values it read: one statement reads one snapshot with one set of
+// parameters, so the same subquery with the same values has the same value.
+struct CorrelatedValues {
+  std::unordered_map<std::string, Value> values;
+  int64_t bytes = 0;  // held (RunCorrelated stops adding past a bound)
+};
+
 // Runs a correlated subquery (BoundExpr::Kind::kSubqueryRun) for one row
 // of the query around it, whose values it reads are `outer`: planned and
-// run anew on the statement's snapshot, with its parameters and rules.
+// run on the statement's snapshot, with its parameters and rules, unless
+// this statement already ran it with the same values.
 Result<Value> RunCorrelated(const ExecContext& around, const BoundSubquery& sub,
                             std::vector<Value> outer);
 

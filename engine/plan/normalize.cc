@@ -270,7 +270,8 @@ BoundExprPtr FoldConstants(BoundExprPtr e, const std::vector<Value>& params) {
     return e;  // errors surface when (and if) the row-time evaluation runs
   }
   for (auto& a : e->args) a = FoldConstants(std::move(a), params);
-  if (e->kind == Kind::kInSet) return InSetToIn(std::move(e));
+  if (e->kind == Kind::kInSet) e = InSetToIn(std::move(e));
+  PrepareInLookup(e.get());
   return e;
 }
 

@@ -138,6 +138,45 @@ def queries():
     return out
 
 
+def many_items():
+    """IN lists and IN (SELECT ...) of many values (8 or more: searched in
+    sorted order once folded) of mixed types, against columns of every
+    affinity and collation, and expressions with none."""
+    pool = [0, 1, 5, 7, 12, -3, 1.0, 5.0, 2.5, "5", " 5", "5.0", "7", "ab",
+            "AB", "Ab", "cd", "", "0x", None]
+    out = []
+    for _ in range(40):
+        items = [rng.choice(pool) for _ in range(rng.randint(8, 14))]
+        lit = ", ".join(
+            "NULL" if v is None else
+            ("'%s'" % v if isinstance(v, str) else repr(v)) for v in items)
+        x = rng.choice(["i", "r", "t", "n", "i + 0", "CAST(i AS TEXT)",
+                        "t || ''", "lower(n)"])
+        neg = rng.choice(["", "NOT "])
+        out.append(("SELECT id FROM m WHERE %s %sIN (%s) ORDER BY id"
+                    % (x, neg, lit), 1, True))
+    for _ in range(20):
+        x = rng.choice(["i", "r", "t", "n", "i + 0", "t || ''"])
+        col = rng.choice(["i", "r", "t", "n"])
+        neg = rng.choice(["", "NOT "])
+        out.append(("SELECT id FROM m WHERE %s %sIN (SELECT %s FROM m WHERE "
+                    "id %% %d <> 0) ORDER BY id"
+                    % (x, neg, col, rng.randint(2, 5)), 1, True))
+    return out
+
+
+def many_rows():
+    vals = [(0, 0.0, "0", "ab"), (1, 1.0, "1", "AB"), (5, 5.0, "5", "Ab"),
+            (7, 2.5, " 5", "cd"), (12, 12.0, "5.0", "CD"),
+            (-3, -3.0, "ab", "x"), (None, None, None, None),
+            (5, 7.0, "AB", "ab"), (2, 0.5, "", "")]
+    rows = []
+    for i in range(1, 31):
+        a, b, c, d = vals[i % len(vals)]
+        rows.append((i, a, b, c, d))
+    return rows
+
+
 WRITES = [
     "UPDATE t1 SET b = 'zz' WHERE a IN (SELECT x FROM t2 WHERE y = 3)",
     "DELETE FROM t1 WHERE a = (SELECT min(a) FROM t1)",
@@ -158,6 +197,12 @@ def main():
               "answers from sqlite3.\n" % SEED)
     write_setup(out, db, SCHEMA, rows())
     for sql, width, ordered in queries():
+        write_query(out, db, sql, width, ordered)
+    write_setup(out, db, [
+        "CREATE TABLE m (id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, "
+        "n TEXT COLLATE nocase)", "CREATE INDEX m_i ON m (i)",
+        "CREATE INDEX m_n ON m (n)"], [("m", many_rows())])
+    for sql, width, ordered in many_items():
         write_query(out, db, sql, width, ordered)
     for stmt in WRITES:
         db.execute(stmt)
