@@ -64,39 +64,6 @@ std::vector<Row> Drain(RowSource* source) {
   return out;
 }
 
-TEST(HashJoinTest, SameRowsAndOrderAsComparingEveryPair) {
-  auto nocase = Collation::Get("nocase");
-  ASSERT_TRUE(nocase.ok());
-  std::mt19937 rng(20261125);
-  int rescans_checked = 0;
-  for (int round = 0; round < 200; ++round) {
-    const std::vector<Row> left = Rows(rng, 1 + rng() % 30, 0);
-    const std::vector<Row> right = Rows(rng, rng() % 40, 1000);
-    const Collation* collation = round % 2 ? *nocase : nullptr;
-    std::vector<Row> want;
-    for (const Row& l : left) {
-      for (const Row& r : right) {
-        if (!l[0].is_null() && !r[0].is_null() &&
-            CompareValues(l[0], r[0], collation) == 0) {
-          want.push_back({l[0], l[1], r[0], r[1]});
-        }
-      }
-    }
-    // In memory, then with a budget no right input fits in (read again
-    // per left row).
-    for (int64_t memory : {int64_t{1} << 30, int64_t{64}}) {
-      ExecContext ctx;
-      auto join = NewHashJoin(
-          &ctx, NewValues(left), [&] { return NewValues(right); }, 0, 0,
-          collation, memory);
-      ASSERT_EQ(Show(Drain(join.get())), Show(want))
-          << "round " << round << ", memory " << memory;
-      rescans_checked += memory == 64 && !want.empty();
-    }
-  }
-  EXPECT_GT(rescans_checked, 50);
-}
-
 // Every pair of equal, non-NULL keys: left order, then right order.
 std::vector<Row> EveryPair(const std::vector<Row>& left,
                            const std::vector<Row>& right,
@@ -111,6 +78,31 @@ std::vector<Row> EveryPair(const std::vector<Row>& left,
     }
   }
   return want;
+}
+
+TEST(HashJoinTest, SameRowsAndOrderAsComparingEveryPair) {
+  auto nocase = Collation::Get("nocase");
+  ASSERT_TRUE(nocase.ok());
+  std::mt19937 rng(20261125);
+  int rescans_checked = 0;
+  for (int round = 0; round < 200; ++round) {
+    const std::vector<Row> left = Rows(rng, 1 + rng() % 30, 0);
+    const std::vector<Row> right = Rows(rng, rng() % 40, 1000);
+    const Collation* collation = round % 2 ? *nocase : nullptr;
+    const std::vector<Row> want = EveryPair(left, right, collation);
+    // In memory, then with a budget no right input fits in (read again
+    // per left row).
+    for (int64_t memory : {int64_t{1} << 30, int64_t{64}}) {
+      ExecContext ctx;
+      auto join = NewHashJoin(
+          &ctx, NewValues(left), [&] { return NewValues(right); }, 0, 0,
+          collation, memory);
+      ASSERT_EQ(Show(Drain(join.get())), Show(want))
+          << "round " << round << ", memory " << memory;
+      rescans_checked += memory == 64 && !want.empty();
+    }
+  }
+  EXPECT_GT(rescans_checked, 50);
 }
 
 TEST(MergeJoinTest, SameRowsAndOrderHeldOrReadAgain) {
