@@ -456,6 +456,7 @@ Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx) {
 const Collation* CarriedCollation(const BoundExpr& e) {
   switch (e.kind) {
     case BoundExpr::Kind::kColumn:
+    case BoundExpr::Kind::kOuterRef:  // a column of the row around
       return e.collation;
     case BoundExpr::Kind::kCast:
       return CarriedCollation(*e.args[0]);

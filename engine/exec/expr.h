@@ -142,7 +142,8 @@ std::string ExprToString(const BoundExpr& expr,
                          const std::vector<std::string>& columns);
 
 // The collation an expression's value carries into a comparison, ORDER BY
-// or DISTINCT (SQLite's rule): a column's, kept through CAST and unary +;
+// or DISTINCT (SQLite's rule): a column's (also one of the row around a
+// correlated subquery), kept through CAST and unary +;
 // every other expression carries none. (BoundExpr::collation is the one a
 // node itself compares with.)
 const Collation* CarriedCollation(const BoundExpr& e);

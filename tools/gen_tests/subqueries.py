@@ -135,6 +135,17 @@ def queries():
         out.append(("SELECT id FROM t1 WHERE a IN (SELECT x FROM t2 WHERE "
                     "EXISTS (SELECT 1 FROM t3 WHERE t3.c = t2.y)) AND id < "
                     "%d ORDER BY id" % k(20, 120), 1, True))
+        # A column of the row around keeps its collation (nocase t2.name
+        # against binary t1.b, either side first).
+        out.append(("SELECT id FROM t2 WHERE EXISTS (SELECT 1 FROM t1 WHERE "
+                    "t2.name = t1.b AND t1.a > %d) ORDER BY id" % k(0, 30), 1,
+                    True))
+        out.append(("SELECT id FROM t2 WHERE EXISTS (SELECT 1 FROM t1 WHERE "
+                    "t1.b = t2.name AND t1.a > %d) ORDER BY id" % k(0, 30), 1,
+                    True))
+        out.append(("SELECT id, (SELECT count(*) FROM t1 WHERE t1.b IN "
+                    "(t2.name, 'zz')) FROM t2 WHERE id < %d ORDER BY id"
+                    % k(5, 40), 2, True))
     return out
 
 
