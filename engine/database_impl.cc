@@ -462,7 +462,7 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
   auto start = [&](const ParamSlots& slots) -> Status {
     LQ_ASSIGN_OR_RETURN(*values, BindParams(slots, params));
     *ctx = NewContext(values, view);
-    LQ_RETURN_IF_ERROR(RunSubqueries(slots, values, ctx, rules()));
+    LQ_RETURN_IF_ERROR(RunSubqueries(slots, values, ctx));
     *txn = std::make_unique<WriteTxn>(ctx->physical_store, ctx->snapshot);
     (*txn)->set_byte_limit(max_bytes, options_.max_transaction_bytes,
                            view != nullptr);

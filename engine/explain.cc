@@ -44,7 +44,7 @@ Result<std::string> DatabaseImpl::ExplainWrite(Session* session,
     LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));
     LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
     ctx = NewContext(&values, &view);
-    LQ_RETURN_IF_ERROR(RunSubqueries(binder.params(), &values, &ctx, r));
+    LQ_RETURN_IF_ERROR(RunSubqueries(binder.params(), &values, &ctx));
     plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
                          ctx, r)
                .plan;
@@ -53,7 +53,7 @@ Result<std::string> DatabaseImpl::ExplainWrite(Session* session,
     LQ_ASSIGN_OR_RETURN(BoundDelete bound, binder.BindDelete(*del));
     LQ_ASSIGN_OR_RETURN(values, BindParams(binder.params(), params));
     ctx = NewContext(&values, &view);
-    LQ_RETURN_IF_ERROR(RunSubqueries(binder.params(), &values, &ctx, r));
+    LQ_RETURN_IF_ERROR(RunSubqueries(binder.params(), &values, &ctx));
     plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
                          ctx, r)
                .plan;

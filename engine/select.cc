@@ -144,8 +144,7 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
     }
   }
   run->ctx = NewContext(&run->params, &view);
-  LQ_RETURN_IF_ERROR(
-      RunSubqueries(run->query->slots, &run->params, &run->ctx, rule_set));
+  LQ_RETURN_IF_ERROR(RunSubqueries(run->query->slots, &run->params, &run->ctx));
   run->snapshot_id =
       view.txn_id == 0 ? store_->SnapshotId(run->ctx.snapshot.get()) : 0;
   if (resume) {

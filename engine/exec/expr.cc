@@ -113,9 +113,6 @@ Result<Value> Compare(BinaryOp op, const Value& l, const Value& r,
   return CompareOp(op, l, r, l_affinity, r_affinity, collation);
 }
 
-// `x IN (y, ...)` (NOT IN when `negated`) for one value x. SQLite: it is
-// x = +y OR ...: the items have no affinity of their own, even columns and
-// CASTs; and `=` compares a list with an item as Compare does.
 // A value as LIKE reads it: TEXT and BLOB bytes as they are, without a
 // copy; anything else rendered into *scratch (ValueToText).
 std::string_view LikeText(const Value& v, std::string* scratch) {
@@ -159,8 +156,9 @@ std::optional<Value> LookUp(const BoundExpr& e, const Value& x, bool negated) {
   return Value::Int(negated ? 1 : 0);
 }
 
-// x = item for each item `item(i)` gives, i < n: 1 when one holds, NULL when
-// none does and one was NULL, else 0 (NOT IN: negated).
+// x = item for each item `item(i)` gives, i < n (`=` compares a list with
+// an item as Compare does): 1 when one holds, NULL when none does and one
+// was NULL, else 0 (NOT IN: negated).
 template <class ItemAt>
 Result<Value> MatchItems(const BoundExpr& e, const Value& x, bool negated,
                          size_t n, Affinity item_affinity, ItemAt item) {
@@ -181,13 +179,31 @@ Result<Value> MatchItems(const BoundExpr& e, const Value& x, bool negated,
   return Value::Int(negated ? 1 : 0);
 }
 
-Result<Value> InItems(const BoundExpr& e, const EvalContext& ctx,
-                      const Value& x, bool negated) {
-  if (e.lookup) {
-    if (std::optional<Value> r = LookUp(e, x, negated)) return *r;
+// x [NOT] IN the n items `item(i)` gives (compared with `item_affinity`
+// for them), through e.lookup when it can. A list x NOT IN items none of
+// which is a list holds for some element, as <> and NOT LIKE do; a list
+// item is compared with the list as a whole (=), so then NOT IN is the
+// negated IN.
+template <class ItemAt>
+Result<Value> InOf(const BoundExpr& e, const Value& x, size_t n,
+                   Affinity item_affinity, ItemAt item) {
+  auto match = [&](const Value& one, bool negated) -> Result<Value> {
+    if (e.lookup) {
+      if (std::optional<Value> r = LookUp(e, one, negated)) return *r;
+    }
+    return MatchItems(e, one, negated, n, item_affinity, item);
+  };
+  if (e.negated && x.type() == Type::kList) {
+    bool whole = false;
+    for (size_t i = 0; i < n && !whole; ++i) {
+      LQ_ASSIGN_OR_RETURN(Value v, item(i));
+      whole = v.type() == Type::kList;
+    }
+    if (!whole) {
+      return AnyElement(x, [&](const Value& el) { return match(el, true); });
+    }
   }
-  return MatchItems(e, x, negated, e.args.size() - 1, Affinity::kNone,
-                    [&](size_t i) { return Evaluate(*e.args[i + 1], ctx); });
+  return match(x, e.negated);
 }
 
 // x IN (SELECT ...): the subquery's values are the items, with the
@@ -202,42 +218,17 @@ Result<Value> EvalInSet(const BoundExpr& e, const EvalContext& ctx) {
   const std::vector<Value>& items = set.list();
   if (items.empty()) return Value::Int(e.negated ? 1 : 0);
   LQ_ASSIGN_OR_RETURN(Value x, Evaluate(*e.args[0], ctx));
-  auto match = [&](const Value& one, bool negated) -> Result<Value> {
-    if (e.lookup) {
-      if (std::optional<Value> r = LookUp(e, one, negated)) return *r;
-    }
-    return MatchItems(e, one, negated, items.size(), e.args[1]->affinity,
-                      [&](size_t i) -> Result<Value> { return items[i]; });
-  };
-  // A list x NOT IN scalar values holds for some element, as for kIn.
-  if (e.negated && x.type() == Type::kList) {
-    bool whole = false;
-    for (const Value& item : items) whole = whole || item.type() == Type::kList;
-    if (!whole) {
-      return AnyElement(x, [&](const Value& el) { return match(el, true); });
-    }
-  }
-  return match(x, e.negated);
+  return InOf(e, x, items.size(), e.args[1]->affinity,
+              [&](size_t i) -> Result<Value> { return items[i]; });
 }
 
+// x IN (y, ...): SQLite's x = +y OR ...: the items have no affinity of
+// their own, even columns and CASTs.
 Result<Value> EvalIn(const BoundExpr& e, const EvalContext& ctx) {
   if (e.args.size() == 1) return Value::Int(e.negated ? 1 : 0);
   LQ_ASSIGN_OR_RETURN(Value x, Evaluate(*e.args[0], ctx));
-  if (e.negated && x.type() == Type::kList) {
-    // A list NOT IN scalar items holds for some element, as <> and NOT
-    // LIKE do; a list item is compared with the list as a whole (=), so
-    // then NOT IN is the negated IN.
-    bool whole = false;
-    for (size_t i = 1; i < e.args.size() && !whole; ++i) {
-      LQ_ASSIGN_OR_RETURN(Value item, Evaluate(*e.args[i], ctx));
-      whole = item.type() == Type::kList;
-    }
-    if (!whole) {
-      return AnyElement(
-          x, [&](const Value& el) { return InItems(e, ctx, el, true); });
-    }
-  }
-  return InItems(e, ctx, x, e.negated);
+  return InOf(e, x, e.args.size() - 1, Affinity::kNone,
+              [&](size_t i) { return Evaluate(*e.args[i + 1], ctx); });
 }
 
 }  // namespace

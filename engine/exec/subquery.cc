@@ -12,10 +12,9 @@ namespace {
 
 // The value of one subquery: read only as far as it needs (a scalar's
 // first row, EXISTS's first row, IN's every row).
-Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx,
-                     const RuleSet& rules) {
+Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx) {
   LQ_ASSIGN_OR_RETURN(SelectExecution exec,
-                      BuildSelect(*sub.select, ctx, rules));
+                      BuildSelect(*sub.select, ctx, ctx->rules));
   Row row;
   switch (sub.kind) {
     case BoundSubquery::Kind::kScalar: {
@@ -50,14 +49,14 @@ Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx,
 }  // namespace
 
 Status RunSubqueries(const ParamSlots& slots, std::vector<Value>* values,
-                     ExecContext* ctx, const RuleSet& rules) {
+                     ExecContext* ctx) {
   if (slots.subqueries.empty()) return Status::OK();
   // Subquery k is read at index -1 - k from the end (binder.h): the slots
   // are all there before the first runs, so no index moves.
   const size_t n = slots.subqueries.size();
   values->resize(values->size() + n);
   for (size_t k = 0; k < n; ++k) {
-    LQ_ASSIGN_OR_RETURN(Value v, RunOne(*slots.subqueries[k], ctx, rules));
+    LQ_ASSIGN_OR_RETURN(Value v, RunOne(*slots.subqueries[k], ctx));
     (*values)[values->size() - 1 - k] = std::move(v);
   }
   return Status::OK();
@@ -79,7 +78,7 @@ Result<Value> RunCorrelated(const ExecContext& around, const BoundSubquery& sub,
   ExecContext ctx = around;  // its snapshot, parameters, limits, deadline
   ctx.outer = &outer;
   ctx.resume = nullptr;
-  LQ_ASSIGN_OR_RETURN(Value v, RunOne(sub, &ctx, around.rules));
+  LQ_ASSIGN_OR_RETURN(Value v, RunOne(sub, &ctx));
   // Kept within a tenth of the sort memory.
   const int64_t bytes =
       static_cast<int64_t>(key.size() + sizeof(Value) + ValueHeapBytes(v));

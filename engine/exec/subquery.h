@@ -18,10 +18,10 @@ namespace levelql {
 // Appends the values of `slots.subqueries` to `values` (the statement's
 // parameters, which ctx->params points to), in the order the binder listed
 // them, so that an inner subquery's value is there before the one around
-// it runs. IN's values are held in memory: past ctx->sort_memory_bytes the
-// statement fails with LimitExceeded.
+// it runs, each planned with ctx->rules. IN's values are held in memory:
+// past ctx->sort_memory_bytes the statement fails with LimitExceeded.
 Status RunSubqueries(const ParamSlots& slots, std::vector<Value>* values,
-                     ExecContext* ctx, const RuleSet& rules);
+                     ExecContext* ctx);
 
 // A statement's correlated subquery values, by subquery and the outer
 // values it read: one statement reads one snapshot with one set of

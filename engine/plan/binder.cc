@@ -215,15 +215,15 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         }
       }
       if (!found.ok() && found.status().code() == Status::Code::kNotFound &&
-          !outer_.empty()) {
+          !around_.empty()) {
         // A column of the row around this subquery (correlated): read as
         // a value of that row each time the subquery runs.
-        const Scope& around = *outer_.back();
+        const Scope& around = *around_.back().scope;
         Result<int> at = around.table && !around.table->one_row
                              ? around.FindColumn(e)
                              : Result<int>(Status::NotFound(""));
         if (at.ok()) {
-          std::vector<BoundExprPtr>& refs = *outer_refs_.back();
+          std::vector<BoundExprPtr>& refs = *around_.back().refs;
           size_t j = 0;
           while (j < refs.size() && refs[j]->index != *at) ++j;
           if (j == refs.size()) {
@@ -236,9 +236,10 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
           ref->pos = e.pos;
           return ref;
         }
-        for (size_t i = 0; i + 1 < outer_.size(); ++i) {
-          if (outer_[i]->table && !outer_[i]->table->one_row &&
-              outer_[i]->FindColumn(e).ok()) {
+        for (size_t i = 0; i + 1 < around_.size(); ++i) {
+          const Scope& further = *around_[i].scope;
+          if (further.table && !further.table->one_row &&
+              further.FindColumn(e).ok()) {
             return Status::NotSupported(
                 Where(e.pos) + "correlated subquery: " + e.name +
                 " is a column of a query two or more levels around it (a "
@@ -329,13 +330,11 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
   // The subquery is a query of its own; the one around it is bound on
   // after it, with its own select-list state.
   std::vector<BoundExprPtr> refs;  // columns of the row around it read
-  outer_.push_back(&scope);
-  outer_refs_.push_back(&refs);
+  around_.push_back({&scope, &refs});
   std::vector<int> items = std::move(item_outputs_);
   Result<BoundSelect> inner = BindSelect(*e.subquery);
   item_outputs_ = std::move(items);
-  outer_refs_.pop_back();
-  outer_.pop_back();
+  around_.pop_back();
   LQ_RETURN_IF_ERROR(inner.status());
   auto sub = std::make_shared<BoundSubquery>();
   sub->kind = e.kind == ExprKind::kExists ? BoundSubquery::Kind::kExists

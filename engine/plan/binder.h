@@ -138,13 +138,15 @@ class Binder {
   // Per select item of the SELECT being bound, its first output (`*` and
   // `t.*` stand for several).
   std::vector<int> item_outputs_;
-  // The scopes of the queries around the subquery being bound: a name
-  // found in the one right around it makes it correlated; one further out
-  // is not supported.
-  std::vector<const Scope*> outer_;
-  // Per subquery being bound (innermost last): the columns of the row
-  // around it that it reads, bound in that row (a correlated subquery).
-  std::vector<std::vector<BoundExprPtr>*> outer_refs_;
+  // Per subquery being bound (innermost last): the scope of the query
+  // around it, and the columns of that query's row it reads, bound there
+  // (a name found there makes it correlated; one further out is not
+  // supported).
+  struct Around {
+    const Scope* scope;
+    std::vector<BoundExprPtr>* refs;
+  };
+  std::vector<Around> around_;
 };
 
 }  // namespace levelql

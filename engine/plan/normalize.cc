@@ -1,5 +1,7 @@
 #include "engine/plan/normalize.h"
 
+#include "parser/parser.h"
+
 namespace levelql {
 namespace {
 
@@ -213,14 +215,12 @@ BoundExprPtr OrToIn(BoundExprPtr e) {
 // no affinity, so the subquery column's must not change how x compares
 // (SQLite's rule: none, or x's own, or x numeric, whose affinity then
 // applies to the items either way). Longer than an IN list may be
-// (parser.h's default), it stays a kInSet.
-constexpr size_t kMaxInListItems = 10'000;
-
+// written (the parser's limit), it stays a kInSet.
 BoundExprPtr InSetToIn(BoundExprPtr e) {
   const BoundExpr& set = *e->args[1];
   const Affinity x = e->args[0]->affinity;
   if (set.kind != Kind::kConst || set.value.type() != Type::kList ||
-      set.value.list().size() > kMaxInListItems ||
+      set.value.list().size() > parser::ParseOptions().max_in_list ||
       !(set.affinity == Affinity::kNone || set.affinity == x ||
         x == Affinity::kNumeric)) {
     return e;
