@@ -17,8 +17,9 @@ namespace {
 // `at.right_at`, in a row of `at.width` values (no width: the left row's,
 // then the right row's). A row of another width is made anew, its other
 // values NULL (tables not joined yet); one of that width is this join's
-// last row (no operator writes a joined row's values), assigned over,
-// which keeps its values' buffers.
+// last row, assigned over, which keeps its values' buffers (an operator
+// above may have moved values out of it: every value of the two rows is
+// written again, and no one reads the others).
 void Place(const Row& left, const Row& right, const JoinLayout& at, Row* out) {
   size_t width = at.width;
   size_t left_at = at.left_at, right_at = at.right_at;
