@@ -200,6 +200,7 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
         std::make_unique<SelectCursor>(this, std::move(run)));
   }
   if (mode == Mode::kExplainAnalyze) {
+    if (run->ctx.correlated) run->ctx.correlated->account = true;
     Row row;
     while (run->exec.root->Next(&row)) {
     }
@@ -216,6 +217,9 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
     text += "Bucket reads: " +
             std::to_string(run->ctx.salted_store->bucket_seeks()) +
             " (seeks and gets of single buckets)\n";
+  }
+  if (mode == Mode::kExplainAnalyze && run->ctx.correlated) {
+    text += RenderCorrelatedRuns(*run->ctx.correlated);
   }
   return PlanCursor(std::move(text));
 }

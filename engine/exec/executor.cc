@@ -105,6 +105,7 @@ Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
   PlannerInput input;
   input.rules = &rules;
   input.params = ctx.params;
+  input.outer = ctx.outer;
   input.stats = ctx.stats ? ctx.stats(*select.table) : nullptr;
   input.stats_of = ctx.stats;
   input.resume = ctx.resume;

@@ -5,6 +5,7 @@
 
 #include "engine/exec/executor.h"
 #include "engine/exec/row_memory.h"
+#include "engine/plan/plan.h"
 #include "indexes/key_codec.h"
 
 namespace levelql {
@@ -12,20 +13,19 @@ namespace {
 
 // The value of one subquery: read only as far as it needs (a scalar's
 // first row, EXISTS's first row, IN's every row).
-Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx) {
-  LQ_ASSIGN_OR_RETURN(SelectExecution exec,
-                      BuildSelect(*sub.select, ctx, ctx->rules));
+Result<Value> ReadValue(const BoundSubquery& sub, const ExecContext& ctx,
+                        RowSource* root) {
   Row row;
   switch (sub.kind) {
     case BoundSubquery::Kind::kScalar: {
       Value v;
-      if (exec.root->Next(&row)) v = std::move(row[0]);
-      LQ_RETURN_IF_ERROR(exec.root->status());
+      if (root->Next(&row)) v = std::move(row[0]);
+      LQ_RETURN_IF_ERROR(root->status());
       return v;
     }
     case BoundSubquery::Kind::kExists: {
-      const bool any = exec.root->Next(&row);
-      LQ_RETURN_IF_ERROR(exec.root->status());
+      const bool any = root->Next(&row);
+      LQ_RETURN_IF_ERROR(root->status());
       return Value::Int(any ? 1 : 0);
     }
     case BoundSubquery::Kind::kIn:
@@ -33,17 +33,38 @@ Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx) {
   }
   std::vector<Value> items;
   int64_t bytes = 0;
-  while (exec.root->Next(&row)) {
+  while (root->Next(&row)) {
     bytes += static_cast<int64_t>(sizeof(Value) + ValueHeapBytes(row[0]));
-    if (bytes > ctx->sort_memory_bytes) {
+    if (bytes > ctx.sort_memory_bytes) {
       return Status::LimitExceeded(
           "the values of an IN (SELECT ...) exceed sort_memory_bytes (" +
-          std::to_string(ctx->sort_memory_bytes) + " bytes)");
+          std::to_string(ctx.sort_memory_bytes) + " bytes)");
     }
     items.push_back(std::move(row[0]));
   }
-  LQ_RETURN_IF_ERROR(exec.root->status());
+  LQ_RETURN_IF_ERROR(root->status());
   return Value::List(std::move(items));
+}
+
+// Plans and runs `sub` under `ctx`; with `plan`, renders the plan with its
+// counts there (EXPLAIN ANALYZE).
+Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx,
+                     std::string* plan = nullptr) {
+  LQ_ASSIGN_OR_RETURN(SelectExecution exec,
+                      BuildSelect(*sub.select, ctx, ctx->rules));
+  Result<Value> v = ReadValue(sub, *ctx, exec.root.get());
+  if (plan) *plan = RenderPlan(*exec.plan, true);
+  return v;
+}
+
+// The index of `sub`'s account in `values`, added when missing.
+size_t AccountOf(CorrelatedValues* values, const BoundSubquery& sub) {
+  for (size_t i = 0; i < values->runs.size(); ++i) {
+    if (values->runs[i].subquery == &sub) return i;
+  }
+  values->runs.emplace_back();
+  values->runs.back().subquery = &sub;
+  return values->runs.size() - 1;
 }
 
 }  // namespace
@@ -71,14 +92,30 @@ Result<Value> RunCorrelated(const ExecContext& around, const BoundSubquery& sub,
     keys::EncodeValue(v, keys::Direction::kAsc, &key);
   }
   CorrelatedValues* seen = around.correlated.get();
+  const bool account = seen && seen->account;
   if (seen) {
     auto it = seen->values.find(key);
-    if (it != seen->values.end()) return it->second;
+    if (it != seen->values.end()) {
+      if (account) ++seen->runs[AccountOf(seen, sub)].cached;
+      return it->second;
+    }
   }
   ExecContext ctx = around;  // its snapshot, parameters, limits, deadline
   ctx.outer = &outer;
   ctx.resume = nullptr;
-  LQ_ASSIGN_OR_RETURN(Value v, RunOne(sub, &ctx));
+  ctx.keys_read = ctx.seeks = 0;
+  std::string plan;
+  Result<Value> run = RunOne(sub, &ctx, account ? &plan : nullptr);
+  around.ticks = ctx.ticks;  // its reads count toward the interrupt check
+  if (account) {
+    // (After the run: a subquery inside it may have added accounts.)
+    CorrelatedRuns& runs = seen->runs[AccountOf(seen, sub)];
+    ++runs.runs;
+    runs.keys += ctx.keys_read;
+    runs.seeks += ctx.seeks;
+    runs.last_plan = std::move(plan);
+  }
+  LQ_ASSIGN_OR_RETURN(Value v, std::move(run));
   // Kept within a tenth of the sort memory.
   const int64_t bytes =
       static_cast<int64_t>(key.size() + sizeof(Value) + ValueHeapBytes(v));
@@ -87,6 +124,25 @@ Result<Value> RunCorrelated(const ExecContext& around, const BoundSubquery& sub,
     seen->values.emplace(std::move(key), v);
   }
   return v;
+}
+
+std::string RenderCorrelatedRuns(const CorrelatedValues& values) {
+  std::string out;
+  for (const CorrelatedRuns& r : values.runs) {
+    out += "Correlated subquery at " + std::to_string(r.subquery->pos.line) +
+           ":" + std::to_string(r.subquery->pos.column) + ": " +
+           std::to_string(r.runs) + " runs, " + std::to_string(r.cached) +
+           " answered from its cache, " + std::to_string(r.keys) + " keys, " +
+           std::to_string(r.seeks) + " seeks; its last run:\n";
+    size_t start = 0;
+    while (start < r.last_plan.size()) {
+      const size_t end = r.last_plan.find('\n', start);
+      out += "  " + r.last_plan.substr(start, end - start) + "\n";
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  return out;
 }
 
 }  // namespace levelql

@@ -23,13 +23,30 @@ namespace levelql {
 Status RunSubqueries(const ParamSlots& slots, std::vector<Value>* values,
                      ExecContext* ctx);
 
+// What one correlated subquery of a statement did, for EXPLAIN ANALYZE.
+struct CorrelatedRuns {
+  const BoundSubquery* subquery = nullptr;
+  int64_t runs = 0;    // planned and run
+  int64_t cached = 0;  // answered from CorrelatedValues
+  uint64_t keys = 0;   // read by its runs
+  uint64_t seeks = 0;
+  std::string last_plan;  // its last run's plan (RenderPlan with counts)
+};
+
 // A statement's correlated subquery values, by subquery and the outer
 // values it read: one statement reads one snapshot with one set of
 // parameters, so the same subquery with the same values has the same value.
 struct CorrelatedValues {
   std::unordered_map<std::string, Value> values;
   int64_t bytes = 0;  // held (RunCorrelated stops adding past a bound)
+  // EXPLAIN ANALYZE: each subquery's runs, in the order they first ran.
+  bool account = false;
+  std::vector<CorrelatedRuns> runs;
 };
+
+// EXPLAIN ANALYZE's lines for the correlated subqueries `values` accounted
+// for: where each is, its runs, the keys they read and its last run's plan.
+std::string RenderCorrelatedRuns(const CorrelatedValues& values);
 
 // Runs a correlated subquery (BoundExpr::Kind::kSubqueryRun) for one row
 // of the query around it, whose values it reads are `outer`: planned and

@@ -337,6 +337,7 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
   around_.pop_back();
   LQ_RETURN_IF_ERROR(inner.status());
   auto sub = std::make_shared<BoundSubquery>();
+  sub->pos = e.pos;
   sub->kind = e.kind == ExprKind::kExists ? BoundSubquery::Kind::kExists
               : e.kind == ExprKind::kIn   ? BoundSubquery::Kind::kIn
                                           : BoundSubquery::Kind::kScalar;

@@ -71,6 +71,7 @@ struct BoundSubquery {
   };
   Kind kind = Kind::kScalar;
   std::shared_ptr<const BoundSelect> select;
+  parser::Position pos;  // where it is in the statement
 };
 
 // Maps the statement's parameters to slots: `?`/`?NNN` use slot NNN-1; each

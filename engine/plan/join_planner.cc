@@ -349,7 +349,8 @@ class JoinPlanner {
     for (size_t i = 0; i < n; ++i) {
       if (side_terms[i].empty()) continue;
       out_->owned.push_back(NormalizePredicate(AndOf(std::move(side_terms[i])),
-                                               *input_.rules, *input_.params));
+                                               *input_.rules, *input_.params,
+                                               input_.outer));
       out_->origins.push_back(std::move(side_origins[i]));
       side_where_[i] = out_->owned.back().get();
     }

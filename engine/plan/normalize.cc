@@ -254,7 +254,43 @@ bool IsConstant(const BoundExpr& e) {
   return true;
 }
 
-BoundExprPtr FoldConstants(BoundExprPtr e, const std::vector<Value>& params) {
+namespace {
+
+// Replaces each column of the row around a correlated subquery in `e` by
+// its value in `outer`, keeping the affinity and collation it compares
+// with; except a list (whose element-wise comparisons read the column's
+// kind) and a column whose collation an operator reads from its operand
+// when it runs (`collation_read`: CASE's operand and WHEN values, BETWEEN's
+// operands), which a constant would not carry.
+BoundExprPtr SubstituteOuter(BoundExprPtr e, const std::vector<Value>& outer,
+                             bool collation_read) {
+  if (e->kind == Kind::kOuterRef) {
+    if (e->is_list || (collation_read && e->collation != nullptr) ||
+        e->index < 0 || static_cast<size_t>(e->index) >= outer.size()) {
+      return e;
+    }
+    BoundExprPtr c = MakeConst(outer[e->index]);
+    c->pos = e->pos;
+    c->affinity = e->affinity;
+    c->collation = e->collation;
+    return c;
+  }
+  if (e->kind == Kind::kSubqueryRun) return e;  // its args are its own row's
+  // A CAST or unary + carries its operand's collation (CarriedCollation).
+  const bool passes =
+      e->kind == Kind::kCast ||
+      (e->kind == Kind::kUnary && e->unary_op == parser::UnaryOp::kPlus);
+  const bool reads = e->kind == Kind::kCase || e->kind == Kind::kBetween ||
+                     (passes && collation_read);
+  for (auto& a : e->args) a = SubstituteOuter(std::move(a), outer, reads);
+  return e;
+}
+
+}  // namespace
+
+BoundExprPtr FoldConstants(BoundExprPtr e, const std::vector<Value>& params,
+                           const std::vector<Value>* outer) {
+  if (outer) e = SubstituteOuter(std::move(e), *outer, false);
   if (e->kind == Kind::kConst) return e;
   if (IsConstant(*e)) {
     EvalContext ctx{nullptr, &params, nullptr};
@@ -276,10 +312,11 @@ BoundExprPtr FoldConstants(BoundExprPtr e, const std::vector<Value>& params) {
 }
 
 BoundExprPtr NormalizePredicate(BoundExprPtr where, const RuleSet& rules,
-                                const std::vector<Value>& params) {
+                                const std::vector<Value>& params,
+                                const std::vector<Value>* outer) {
   if (!where) return where;
   if (rules.on(Rule::kFoldConstants)) {
-    where = FoldConstants(std::move(where), params);
+    where = FoldConstants(std::move(where), params, outer);
   }
   if (rules.on(Rule::kPushNot)) where = PushNot(std::move(where), false);
   Orient(where.get());

@@ -2,7 +2,9 @@
 // one that the access-path rules can read.
 //
 //  - fold_constants: subtrees without columns (parameters are known by now)
-//    become constants, keeping the affinity and collation they had;
+//    become constants, keeping the affinity and collation they had; inside
+//    a correlated subquery planned for one row around it, that row's
+//    columns are known too (`outer`);
 //  - push_not: NOT moves into AND/OR (De Morgan), comparisons (flipped),
 //    IN, BETWEEN, LIKE and IS NULL - all exact under three-valued logic in a
 //    predicate context;
@@ -19,11 +21,15 @@
 
 namespace levelql {
 
+// `outer`: the values of the row around a correlated subquery
+// (BoundExpr::Kind::kOuterRef), or null.
 BoundExprPtr NormalizePredicate(BoundExprPtr where, const RuleSet& rules,
-                                const std::vector<Value>& params);
+                                const std::vector<Value>& params,
+                                const std::vector<Value>* outer = nullptr);
 
 // Folds constant subtrees of any expression (select list, ORDER BY).
-BoundExprPtr FoldConstants(BoundExprPtr expr, const std::vector<Value>& params);
+BoundExprPtr FoldConstants(BoundExprPtr expr, const std::vector<Value>& params,
+                           const std::vector<Value>* outer = nullptr);
 
 // Splits a predicate into its top-level AND terms (borrowed pointers).
 void Conjuncts(const BoundExpr* expr, std::vector<const BoundExpr*>* out);

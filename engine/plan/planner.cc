@@ -176,10 +176,11 @@ std::optional<OrderColumn> Extreme(const BoundSelect& select,
 }  // namespace
 
 BoundExprPtr PlannedWhere(const BoundSelect& select, const RuleSet& rules,
-                          const std::vector<Value>& params) {
+                          const std::vector<Value>& params,
+                          const std::vector<Value>* outer) {
   BoundExprPtr where;
   if (select.where) {
-    where = NormalizePredicate(CloneExpr(*select.where), rules, params);
+    where = NormalizePredicate(CloneExpr(*select.where), rules, params, outer);
   }
   if (Extreme(select, rules)) {
     auto not_null = std::make_unique<BoundExpr>();
@@ -197,7 +198,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   const ResumePoint* resume = input.resume;
   const RuleSet& rules = *input.rules;
   PlannedSelect out;
-  out.where = PlannedWhere(select, rules, *input.params);
+  out.where = PlannedWhere(select, rules, *input.params, input.outer);
 
   // 1. Access: which rows, in which order.
   const std::optional<std::vector<OrderColumn>> order = OrderColumns(select);

@@ -32,6 +32,9 @@ namespace levelql {
 struct PlannerInput {
   const RuleSet* rules = nullptr;
   const std::vector<Value>* params = nullptr;
+  // Planning a correlated subquery for one row around it: that row's values
+  // its WHERE clause reads (kOuterRef), known constants here; else null.
+  const std::vector<Value>* outer = nullptr;
   const TableStats* stats = nullptr;  // from ANALYZE, or null
   // The statistics of any table (a join's tables), or null.
   std::function<const TableStats*(const TableSchema&)> stats_of;
@@ -80,7 +83,8 @@ struct PlannedSelect {
 // The WHERE clause a SELECT's plan reads: normalized for `params`
 // (normalize.h), and for MIN/MAX over an index, the column IS NOT NULL.
 BoundExprPtr PlannedWhere(const BoundSelect& select, const RuleSet& rules,
-                          const std::vector<Value>& params);
+                          const std::vector<Value>& params,
+                          const std::vector<Value>* outer = nullptr);
 
 // Plans a SELECT. `limit`/`offset` are the statement's (evaluated); with
 // input.resume they are adjusted to what is left. `select` must outlive the
