@@ -46,7 +46,7 @@ Result<std::string> DatabaseImpl::ExplainWrite(Session* session,
     ctx = NewContext(&values, &view);
     LQ_RETURN_IF_ERROR(RunSubqueries(binder.params(), &values, &ctx));
     plan = PlanWriteRows(bound.table, bound.column_names, bound.where.get(),
-                         ctx, r)
+                         ctx, r, UpdateNeedsKeyOrder(bound))
                .plan;
     head = "Update " + bound.table->name;
   } else if (auto* del = std::get_if<parser::Delete>(&stmt.node)) {

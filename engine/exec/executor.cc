@@ -164,12 +164,32 @@ Result<SelectExecution> BuildSelect(const BoundSelect& select, ExecContext* ctx,
 PlannedRows PlanWriteRows(std::shared_ptr<const TableSchema> t,
                           const std::vector<std::string>& cols,
                           const BoundExpr* where, const ExecContext& ctx,
-                          const RuleSet& rules) {
+                          const RuleSet& rules, bool pk_order) {
   PlannerInput input;
   input.rules = &rules;
   input.params = ctx.params;
   input.stats = ctx.stats ? ctx.stats(*t) : nullptr;
-  return PlanRows(std::move(t), cols, where, input);
+  return PlanRows(std::move(t), cols, where, input, pk_order);
+}
+
+bool UpdateNeedsKeyOrder(const BoundUpdate& update) {
+  const TableSchema& table = *update.table;
+  auto assigned = [&](int column) {
+    for (const auto& [col, expr] : update.assignments) {
+      if (col == column) return true;
+    }
+    return false;
+  };
+  for (const KeyColumn& k : table.primary_key) {
+    if (assigned(k.column)) return true;
+  }
+  for (const auto& index : table.indexes) {
+    if (!index->unique) continue;
+    for (const KeyColumn& k : index->columns) {
+      if (assigned(k.column)) return true;
+    }
+  }
+  return false;
 }
 
 Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
@@ -212,8 +232,9 @@ Result<int64_t> ExecuteUpdate(BoundUpdate* update_ptr, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn) {
   BoundUpdate& update = *update_ptr;
   const TableSchema& table = *update.table;
-  PlannedRows rows = PlanWriteRows(update.table, update.column_names,
-                                   update.where.get(), *ctx, rules);
+  PlannedRows rows =
+      PlanWriteRows(update.table, update.column_names, update.where.get(), *ctx,
+                    rules, UpdateNeedsKeyOrder(update));
   auto src = BuildOperators(rows.plan.get(), ctx, update.table);
   int64_t count = 0;
   Row row;

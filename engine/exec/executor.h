@@ -77,11 +77,16 @@ Result<int64_t> ExecuteUpdate(BoundUpdate* update, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn);
 Result<int64_t> ExecuteDelete(BoundDelete* del, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn);
-// The plan an UPDATE or DELETE uses to find its rows.
+// The plan an UPDATE or DELETE uses to find its rows (`pk_order`: in
+// primary-key order, PlanRows).
 PlannedRows PlanWriteRows(std::shared_ptr<const TableSchema> t,
                           const std::vector<std::string>& cols,
                           const BoundExpr* where, const ExecContext& ctx,
-                          const RuleSet& rules);
+                          const RuleSet& rules, bool pk_order = false);
+// Whether `update` can meet a uniqueness check whose outcome depends on the
+// order it visits rows in: it assigns a primary-key column or a column of
+// a UNIQUE index. It visits them in primary-key order then (DIALECT.md).
+bool UpdateNeedsKeyOrder(const BoundUpdate& update);
 
 // Evaluates a LIMIT or OFFSET expression: a non-negative INTEGER.
 Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,

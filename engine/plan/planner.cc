@@ -436,7 +436,8 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
 
 PlannedRows PlanRows(std::shared_ptr<const TableSchema> table,
                      const std::vector<std::string>& columns,
-                     const BoundExpr* where, const PlannerInput& input) {
+                     const BoundExpr* where, const PlannerInput& input,
+                     bool pk_order) {
   PlannedRows out;
   if (where) {
     out.where =
@@ -445,8 +446,21 @@ PlannedRows PlanRows(std::shared_ptr<const TableSchema> table,
   AccessRequest request;
   request.where = out.where.get();
   request.column_names = &columns;
-  out.plan =
-      PlanAccess(std::move(table), *input.rules, input.stats, request).rows;
+  std::vector<SortKey> keys;
+  if (pk_order) {
+    for (const KeyColumn& k : table->primary_key) {
+      const bool desc = k.direction == keys::Direction::kDesc;
+      request.order.push_back({k.column, desc, k.collation});
+      keys.push_back({k.column, desc, k.collation});
+    }
+  }
+  AccessPlan access =
+      PlanAccess(std::move(table), *input.rules, input.stats, request);
+  out.plan = std::move(access.rows);
+  if (pk_order && !access.ordered) {
+    out.plan = Wrap(Kind::kSort, "(primary key)", std::move(out.plan));
+    out.plan->sort_keys = std::move(keys);
+  }
   return out;
 }
 

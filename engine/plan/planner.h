@@ -93,14 +93,16 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
                                  int64_t offset, const PlannerInput& input);
 
 // The rows an UPDATE or DELETE changes: those of `table` for which `where`
-// holds (every row when null), each once.
+// holds (every row when null), each once; with `pk_order`, in primary-key
+// order (sorted when the access path reads them in another).
 struct PlannedRows {
   std::unique_ptr<PlanNode> plan;
   BoundExprPtr where;  // normalized; the plan points into it
 };
 PlannedRows PlanRows(std::shared_ptr<const TableSchema> table,
                      const std::vector<std::string>& columns,
-                     const BoundExpr* where, const PlannerInput& input);
+                     const BoundExpr* where, const PlannerInput& input,
+                     bool pk_order = false);
 
 }  // namespace levelql
 
