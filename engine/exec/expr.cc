@@ -47,6 +47,55 @@ Result<Value> CallFunction(const BoundExpr& e, const EvalContext& ctx) {
   return Placed(e, ApplyFunction(e, std::move(args)));
 }
 
+// A predicate on a multi-valued value is true when it is true for some
+// element; NULL when no element makes it true but some give NULL.
+template <typename Test>
+Result<Value> AnyElement(const Value& list, Test test) {
+  bool saw_null = false;
+  for (const Value& element : list.list()) {
+    LQ_ASSIGN_OR_RETURN(Value r, test(element));
+    std::optional<bool> t = Truth(r);
+    if (!t) {
+      saw_null = true;
+    } else if (*t) {
+      return Value::Int(1);
+    }
+  }
+  return saw_null ? Value() : Value::Int(0);
+}
+
+// Whether `e` is a list by its type: a multi-valued column (of this row or
+// the one around), ARRAY[...], a CAST to a list, a list constant, or a
+// subquery of such a column. Its NULL is then a NULL list.
+bool ListTyped(const BoundExpr& e) {
+  return e.is_list || e.type == Type::kList;
+}
+
+// `l op r` for a comparison operator. When one side is a list and the
+// other is not, it holds when it holds for some element; two lists compare
+// as wholes. `l_list`/`r_list`: the side is a list by its type
+// (ListTyped), so its NULL compares as a whole: NULL. A NULL scalar
+// against a list compares with each element (none: false).
+Result<Value> Compare(BinaryOp op, const Value& l, const Value& r,
+                      Affinity l_affinity, Affinity r_affinity,
+                      const Collation* collation, bool l_list, bool r_list) {
+  if ((l.is_null() && (l_list || r.type() != Type::kList)) ||
+      (r.is_null() && (r_list || l.type() != Type::kList))) {
+    return Value();
+  }
+  if (l.type() == Type::kList && r.type() != Type::kList) {
+    return AnyElement(l, [&](const Value& el) -> Result<Value> {
+      return CompareOp(op, el, r, l_affinity, r_affinity, collation);
+    });
+  }
+  if (r.type() == Type::kList && l.type() != Type::kList) {
+    return AnyElement(r, [&](const Value& el) -> Result<Value> {
+      return CompareOp(op, l, el, l_affinity, r_affinity, collation);
+    });
+  }
+  return CompareOp(op, l, r, l_affinity, r_affinity, collation);
+}
+
 // CASE: the THEN of the first WHEN that holds (that equals the operand, as
 // `operand = when` compares, in the simple form), else the ELSE, else
 // NULL. Only what is needed is evaluated, as in SQLite.
@@ -66,8 +115,11 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
       const Collation* c = CarriedCollation(x);
       if (!c) c = CarriedCollation(w);
       if (!c) c = Collation::Binary();
-      holds = Truth(
-          CompareOp(BinaryOp::kEq, operand, when, x.affinity, w.affinity, c));
+      // As `x = v`: a list and a scalar compare element by element.
+      LQ_ASSIGN_OR_RETURN(Value eq,
+                          Compare(BinaryOp::kEq, operand, when, x.affinity,
+                                  w.affinity, c, ListTyped(x), ListTyped(w)));
+      holds = Truth(eq);
     } else {
       holds = Truth(when);
     }
@@ -75,42 +127,6 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
   }
   if (e.case_else) return Evaluate(*e.args.back(), ctx);
   return Value();
-}
-
-// A predicate on a multi-valued value is true when it is true for some
-// element; NULL when no element makes it true but some give NULL.
-template <typename Test>
-Result<Value> AnyElement(const Value& list, Test test) {
-  bool saw_null = false;
-  for (const Value& element : list.list()) {
-    LQ_ASSIGN_OR_RETURN(Value r, test(element));
-    std::optional<bool> t = Truth(r);
-    if (!t) {
-      saw_null = true;
-    } else if (*t) {
-      return Value::Int(1);
-    }
-  }
-  return saw_null ? Value() : Value::Int(0);
-}
-
-// `l op r` for a comparison operator. When one side is a list and the
-// other is not, it holds when it holds for some element; two lists compare
-// as wholes.
-Result<Value> Compare(BinaryOp op, const Value& l, const Value& r,
-                      Affinity l_affinity, Affinity r_affinity,
-                      const Collation* collation) {
-  if (l.type() == Type::kList && r.type() != Type::kList) {
-    return AnyElement(l, [&](const Value& el) -> Result<Value> {
-      return CompareOp(op, el, r, l_affinity, r_affinity, collation);
-    });
-  }
-  if (r.type() == Type::kList && l.type() != Type::kList) {
-    return AnyElement(r, [&](const Value& el) -> Result<Value> {
-      return CompareOp(op, l, el, l_affinity, r_affinity, collation);
-    });
-  }
-  return CompareOp(op, l, r, l_affinity, r_affinity, collation);
 }
 
 // A value as LIKE reads it: TEXT and BLOB bytes as they are, without a
@@ -157,18 +173,19 @@ std::optional<Value> LookUp(const BoundExpr& e, const Value& x, bool negated) {
 }
 
 // x = item for each item `item(i)` gives, i < n (`=` compares a list with
-// an item as Compare does): 1 when one holds, NULL when none does and one
-// was NULL, else 0 (NOT IN: negated).
-template <class ItemAt>
-Result<Value> MatchItems(const BoundExpr& e, const Value& x, bool negated,
-                         size_t n, Affinity item_affinity, ItemAt item) {
-  if (x.is_null()) return Value();
+// an item as Compare does; `x_list`, `list_at(i)`: list-typed sides): 1
+// when one holds, NULL when none does and one was NULL, else 0 (NOT IN:
+// negated).
+template <class ItemAt, class ListAt>
+Result<Value> MatchItems(const BoundExpr& e, const Value& x, bool x_list,
+                         bool negated, size_t n, Affinity item_affinity,
+                         ItemAt item, ListAt list_at) {
   bool saw_null = false;
   for (size_t i = 0; i < n; ++i) {
     LQ_ASSIGN_OR_RETURN(Value v, item(i));
-    LQ_ASSIGN_OR_RETURN(Value eq,
-                        Compare(BinaryOp::kEq, x, v, e.args[0]->affinity,
-                                item_affinity, e.collation));
+    LQ_ASSIGN_OR_RETURN(
+        Value eq, Compare(BinaryOp::kEq, x, v, e.args[0]->affinity,
+                          item_affinity, e.collation, x_list, list_at(i)));
     if (eq.is_null()) {
       saw_null = true;
     } else if (eq.int_value() == 1) {
@@ -183,21 +200,24 @@ Result<Value> MatchItems(const BoundExpr& e, const Value& x, bool negated,
 // for them), through e.lookup when it can. A list x NOT IN items none of
 // which is a list holds for some element, as <> and NOT LIKE do; a list
 // item is compared with the list as a whole (=), so then NOT IN is the
-// negated IN.
-template <class ItemAt>
+// negated IN. `list_at(i)`: item i is a list by its type (a NULL of a
+// list column counts).
+template <class ItemAt, class ListAt>
 Result<Value> InOf(const BoundExpr& e, const Value& x, size_t n,
-                   Affinity item_affinity, ItemAt item) {
+                   Affinity item_affinity, ItemAt item, ListAt list_at) {
+  // `one`: x, or an element of it (a scalar).
   auto match = [&](const Value& one, bool negated) -> Result<Value> {
     if (e.lookup) {
       if (std::optional<Value> r = LookUp(e, one, negated)) return *r;
     }
-    return MatchItems(e, one, negated, n, item_affinity, item);
+    return MatchItems(e, one, &one == &x && ListTyped(*e.args[0]), negated, n,
+                      item_affinity, item, list_at);
   };
   if (e.negated && x.type() == Type::kList) {
     bool whole = false;
     for (size_t i = 0; i < n && !whole; ++i) {
       LQ_ASSIGN_OR_RETURN(Value v, item(i));
-      whole = v.type() == Type::kList;
+      whole = v.type() == Type::kList || (v.is_null() && list_at(i));
     }
     if (!whole) {
       return AnyElement(x, [&](const Value& el) { return match(el, true); });
@@ -218,8 +238,10 @@ Result<Value> EvalInSet(const BoundExpr& e, const EvalContext& ctx) {
   const std::vector<Value>& items = set.list();
   if (items.empty()) return Value::Int(e.negated ? 1 : 0);
   LQ_ASSIGN_OR_RETURN(Value x, Evaluate(*e.args[0], ctx));
-  return InOf(e, x, items.size(), e.args[1]->affinity,
-              [&](size_t i) -> Result<Value> { return items[i]; });
+  return InOf(
+      e, x, items.size(), e.args[1]->affinity,
+      [&](size_t i) -> Result<Value> { return items[i]; },
+      [&](size_t) { return e.args[1]->is_list; });
 }
 
 // x IN (y, ...): SQLite's x = +y OR ...: the items have no affinity of
@@ -227,8 +249,10 @@ Result<Value> EvalInSet(const BoundExpr& e, const EvalContext& ctx) {
 Result<Value> EvalIn(const BoundExpr& e, const EvalContext& ctx) {
   if (e.args.size() == 1) return Value::Int(e.negated ? 1 : 0);
   LQ_ASSIGN_OR_RETURN(Value x, Evaluate(*e.args[0], ctx));
-  return InOf(e, x, e.args.size() - 1, Affinity::kNone,
-              [&](size_t i) { return Evaluate(*e.args[i + 1], ctx); });
+  return InOf(
+      e, x, e.args.size() - 1, Affinity::kNone,
+      [&](size_t i) { return Evaluate(*e.args[i + 1], ctx); },
+      [&](size_t i) { return ListTyped(*e.args[i + 1]); });
 }
 
 }  // namespace
@@ -287,7 +311,8 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         case BinaryOp::kGt:
         case BinaryOp::kGe:
           return Compare(e.binary_op, l, r, e.args[0]->affinity,
-                         e.args[1]->affinity, e.collation);
+                         e.args[1]->affinity, e.collation,
+                         ListTyped(*e.args[0]), ListTyped(*e.args[1]));
         default:
           return Placed(e, Arithmetic(e.binary_op, l, r));
       }
@@ -307,14 +332,16 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         if (!lo_collation) lo_collation = Collation::Binary();
         if (!hi_collation) hi_collation = Collation::Binary();
       }
+      // (x: x0, or an element of it, a scalar.)
       auto between = [&](const Value& x) -> Result<Value> {
         Affinity ax = e.args[0]->affinity;
+        const bool x_list = &x == &x0 && ListTyped(*e.args[0]);
         LQ_ASSIGN_OR_RETURN(
             Value ge, Compare(BinaryOp::kGe, x, lo, ax, e.args[1]->affinity,
-                              lo_collation));
+                              lo_collation, x_list, ListTyped(*e.args[1])));
         LQ_ASSIGN_OR_RETURN(
             Value le, Compare(BinaryOp::kLe, x, hi, ax, e.args[2]->affinity,
-                              hi_collation));
+                              hi_collation, x_list, ListTyped(*e.args[2])));
         std::optional<bool> a = Truth(ge);
         std::optional<bool> b = Truth(le);
         std::optional<bool> r;

@@ -359,6 +359,12 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
     // The result column's affinity (SQLite: a subquery's value has it).
     value->affinity = inner->outputs[0]->affinity;
   }
+  if (sub->kind != BoundSubquery::Kind::kExists) {
+    // A list by its column's type (for IN, each of its values): a NULL of
+    // it is a NULL list, compared as a whole.
+    value->is_list =
+        inner->outputs[0]->is_list || inner->outputs[0]->type == Type::kList;
+  }
   const Collation* inner_collation = sub->kind == BoundSubquery::Kind::kIn
                                          ? CarriedCollation(*inner->outputs[0])
                                          : nullptr;

@@ -1,5 +1,6 @@
 #include "engine/plan/normalize.h"
 
+#include "engine/plan/binder.h"
 #include "parser/parser.h"
 
 namespace levelql {
@@ -58,13 +59,20 @@ BoundExprPtr Not(BoundExprPtr e) {
 }
 
 // Whether `e` may evaluate to a list, as far as planning can tell: a
-// multi-valued column, a list constant or ARRAY[...], a parameter not yet
-// folded, or an expression that may pass one of those through (coalesce,
-// CASE, ...). Comparisons and logic give no list.
+// multi-valued column (of this row or the one around), a list constant or
+// ARRAY[...], a parameter not yet folded, a scalar subquery whose column
+// may be one, or an expression that may pass one of those through
+// (coalesce, CASE, ...). Comparisons and logic give no list.
 bool MayBeList(const BoundExpr& e) {
   switch (e.kind) {
     case Kind::kColumn:
+    case Kind::kOuterRef:
       return e.is_list;
+    case Kind::kSubqueryRun:
+      // A scalar subquery's value is its column's; EXISTS gives 0 or 1 and
+      // IN's set is read by kInSet.
+      return e.subquery->kind == BoundSubquery::Kind::kScalar &&
+             MayBeList(*e.subquery->select->outputs[0]);
     case Kind::kConst:
       return e.value.type() == Type::kList;
     case Kind::kParam:
@@ -234,6 +242,7 @@ BoundExprPtr InSetToIn(BoundExprPtr e) {
   for (const Value& v : set.value.list()) {
     BoundExprPtr item = MakeConst(v);
     item->pos = e->pos;
+    item->is_list = set.is_list;  // the subquery column's type
     in->args.push_back(std::move(item));
   }
   return in;
@@ -301,6 +310,7 @@ BoundExprPtr FoldConstants(BoundExprPtr e, const std::vector<Value>& params,
       c->pos = e->pos;
       c->affinity = e->affinity;
       c->collation = e->collation;
+      c->is_list = e->is_list;  // a NULL of a list type is a NULL list
       return c;
     }
     return e;  // errors surface when (and if) the row-time evaluation runs
