@@ -388,5 +388,56 @@ TEST_F(PlanCacheTest, SubqueriesRunAgainOnEachExecution) {
   }
 }
 
+TEST_F(PlanCacheTest, CorrelatedSubqueriesReuseTheirPlanAcrossOuterRows) {
+  // A correlated subquery is planned for its first run's outer values and
+  // that plan reused for the other rows' (plan_cache.h), as a prepared
+  // statement's is for other parameters: each answer must be the one
+  // planned afresh for every row. The outer values include NULL (an empty
+  // range), values of another type (REAL, TEXT: another key shape), and
+  // values that repeat (answered from the statement's kept values).
+  Exec(*db_,
+       "CREATE TABLE o (id INTEGER PRIMARY KEY, k INTEGER, r REAL, n TEXT)");
+  Exec(*db_,
+       "INSERT INTO o VALUES (1, 1, 1.0, 'apple1'), (2, 2, 2.5, 'BERRY2'), "
+       "(3, NULL, NULL, NULL), (4, 5, 5.0, 'cherry0'), (5, 1, 0.5, 'x'), "
+       "(6, 4, 4.0, 'Apricot2'), (7, 7, -1.0, 'banana1')");
+  struct Case {
+    std::string sql;
+    bool reuses;  // every run after the first reuses the plan
+  };
+  const std::vector<Case> cases = {
+      {"SELECT id, (SELECT count(*) FROM t WHERE t.a = o.k) FROM o", true},
+      {"SELECT id, (SELECT max(id) FROM t WHERE t.a = o.k AND t.b = o.id % 5) "
+       "FROM o",
+       true},
+      {"SELECT id, (SELECT label FROM u WHERE u.a = o.k - 1) FROM o", true},
+      {"SELECT id, (SELECT count(*) FROM t WHERE t.name = o.n) FROM o", true},
+      {"SELECT id, (SELECT count(*) FROM t WHERE t.a = o.r) FROM o", false},
+      {"SELECT id, (SELECT min(id) FROM t WHERE t.b > o.k AND t.a = 2) FROM o",
+       false},
+      {"SELECT id, (SELECT count(*) FROM t WHERE t.a IN (o.k, o.k + 1)) "
+       "FROM o",
+       false},
+      {"SELECT id FROM o WHERE EXISTS (SELECT 1 FROM t JOIN u ON u.a = t.b "
+       "WHERE t.a = o.k AND u.label <> 'two')",
+       false},
+      {"SELECT id, (SELECT count(*) FROM d WHERE d.x = o.n AND d.y > o.k) "
+       "FROM o",
+       false},
+  };
+  for (const Case& c : cases) {
+    const std::string sql = c.sql + " ORDER BY id";
+    Exec(*db_, "PRAGMA disable_rules = 'plan_cache'");
+    const std::string want = CursorText(db_->Query(sql));
+    Exec(*db_, "PRAGMA disable_rules = ''");
+    const uint64_t before = PlanReuses();
+    const std::string got = CursorText(db_->Query(sql));
+    EXPECT_EQ(got, want) << sql;
+    EXPECT_EQ(got.rfind("error", 0), std::string::npos) << got;
+    // o.k holds 6 values but NULL; the first run of each plans.
+    if (c.reuses) EXPECT_GE(PlanReuses() - before, 5u) << sql;
+  }
+}
+
 }  // namespace
 }  // namespace levelql

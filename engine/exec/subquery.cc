@@ -57,6 +57,52 @@ Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx,
   return v;
 }
 
+// The plan of a run of correlated subquery `sub` under `ctx` (whose
+// `outer` holds the row around it): the plan `*kept` was made for earlier
+// values, reused when it takes these (plan_cache.h); else a new one, kept
+// in `*kept` when none is and it can be reused.
+Result<PlannedSelect> PlanCorrelated(
+    const BoundSubquery& sub, const ExecContext& ctx,
+    std::shared_ptr<const PlanTemplate>* kept) {
+  const BoundSelect& select = *sub.select;
+  LQ_ASSIGN_OR_RETURN(Limits limits, EvaluateLimits(select, ctx));
+  const std::shared_ptr<const PlanTemplate>& t = *kept;
+  const bool fits = t && t->rules == ctx.rules && t->limit == limits.limit &&
+                    t->offset == limits.offset;
+  if (fits) {
+    if (auto reused = ReusePlan(t, select, *ctx.params, &ctx)) {
+      return std::move(*reused);
+    }
+  }
+  LQ_ASSIGN_OR_RETURN(PlannedSelect planned,
+                      PlanSelectRun(select, ctx, ctx.rules));
+  if (t || !planned.reusable) return planned;
+  *kept = MakePlanTemplate(select, ctx.rules, limits.limit, limits.offset,
+                           std::move(planned));
+  // This run's plan comes from the template too (it is never run itself).
+  if (auto copy = ReusePlan(*kept, select, *ctx.params, &ctx)) {
+    return std::move(*copy);
+  }
+  kept->reset();
+  return PlanSelectRun(select, ctx, ctx.rules);
+}
+
+// A correlated run of `sub` through its plan kept in `values`.
+Result<Value> RunKept(const BoundSubquery& sub, ExecContext* ctx,
+                      CorrelatedValues* values) {
+  size_t i = 0;
+  while (i < values->plans.size() && values->plans[i].first != &sub) ++i;
+  if (i == values->plans.size()) values->plans.push_back({&sub, nullptr});
+  std::shared_ptr<const PlanTemplate> kept = values->plans[i].second;
+  LQ_ASSIGN_OR_RETURN(PlannedSelect planned, PlanCorrelated(sub, *ctx, &kept));
+  // (A subquery inside this one may have added plans: find it again.)
+  for (auto& [of, plan] : values->plans) {
+    if (of == &sub) plan = kept;
+  }
+  SelectExecution exec = StartSelect(std::move(planned), *sub.select, ctx);
+  return ReadValue(sub, *ctx, exec.root.get());
+}
+
 // The index of `sub`'s account in `values`, added when missing.
 size_t AccountOf(CorrelatedValues* values, const BoundSubquery& sub) {
   for (size_t i = 0; i < values->runs.size(); ++i) {
@@ -105,7 +151,11 @@ Result<Value> RunCorrelated(const ExecContext& around, const BoundSubquery& sub,
   ctx.resume = nullptr;
   ctx.keys_read = ctx.seeks = 0;
   std::string plan;
-  Result<Value> run = RunOne(sub, &ctx, account ? &plan : nullptr);
+  // (EXPLAIN ANALYZE shows each run's plan as planned: a kept plan has no
+  // EXPLAIN text.)
+  const bool keep = seen && !account && ctx.rules.on(Rule::kPlanCache);
+  Result<Value> run = keep ? RunKept(sub, &ctx, seen)
+                           : RunOne(sub, &ctx, account ? &plan : nullptr);
   around.ticks = ctx.ticks;  // its reads count toward the interrupt check
   if (account) {
     // (After the run: a subquery inside it may have added accounts.)

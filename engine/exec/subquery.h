@@ -11,6 +11,7 @@
 
 #include "engine/exec/operators.h"
 #include "engine/plan/binder.h"
+#include "engine/plan/plan_cache.h"
 #include "engine/plan/rules.h"
 
 namespace levelql {
@@ -42,6 +43,12 @@ struct CorrelatedValues {
   // EXPLAIN ANALYZE: each subquery's runs, in the order they first ran.
   bool account = false;
   std::vector<CorrelatedRuns> runs;
+  // Each subquery's plan, made for its first run's outer values and
+  // reused for others (plan_cache.h), as a prepared statement's is for
+  // other parameter values; null when that plan cannot be reused.
+  std::vector<
+      std::pair<const BoundSubquery*, std::shared_ptr<const PlanTemplate>>>
+      plans;
 };
 
 // EXPLAIN ANALYZE's lines for the correlated subqueries `values` accounted

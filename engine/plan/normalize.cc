@@ -250,18 +250,27 @@ BoundExprPtr InSetToIn(BoundExprPtr e) {
 
 }  // namespace
 
-bool IsConstant(const BoundExpr& e) {
+namespace {
+
+bool Known(const BoundExpr& e, bool outer) {
   // (A correlated subquery and its outer references take their values
   // from rows.)
+  if (e.kind == Kind::kOuterRef) return outer && !e.is_list;
   if (e.kind == Kind::kColumn || e.kind == Kind::kAggregateRef ||
-      e.kind == Kind::kOuterRef || e.kind == Kind::kSubqueryRun) {
+      e.kind == Kind::kSubqueryRun) {
     return false;
   }
   for (const auto& a : e.args) {
-    if (!IsConstant(*a)) return false;
+    if (!Known(*a, outer)) return false;
   }
   return true;
 }
+
+}  // namespace
+
+bool IsConstant(const BoundExpr& e) { return Known(e, false); }
+
+bool IsKnownPerRun(const BoundExpr& e) { return Known(e, true); }
 
 namespace {
 

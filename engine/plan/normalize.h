@@ -37,6 +37,9 @@ void Conjuncts(const BoundExpr* expr, std::vector<const BoundExpr*>* out);
 void Disjuncts(const BoundExpr* expr, std::vector<const BoundExpr*>* out);
 
 bool IsConstant(const BoundExpr& e);
+// IsConstant, or reading besides the row around a correlated subquery
+// (kOuterRef, not a list): known before its rows are read, once it runs.
+bool IsKnownPerRun(const BoundExpr& e);
 
 }  // namespace levelql
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/exec/operators.h"
 #include "engine/exec/value_ops.h"
 #include "engine/plan/access_path.h"
 #include "engine/plan/join_planner.h"
@@ -277,7 +278,7 @@ std::optional<std::vector<PointScan>> PointScansOf(
       continue;
     }
     if (t.args[1]->kind != BK::kConst || column->index != t.args[0]->index ||
-        !IsConstant(*value) ||
+        !IsKnownPerRun(*value) ||
         std::find(columns.begin(), columns.end(), column->index) !=
             columns.end()) {
       return std::nullopt;
@@ -365,9 +366,9 @@ PlannedSelect Reused(std::shared_ptr<const PlanTemplate> t, PlannedSelect out) {
 // Sets the point keys of `plan`, a copy of t's plan, from its recipes for
 // `params` (counted as a reuse by points); false when they do not take them.
 bool SetPointsOf(const PlanTemplate& t, PlanNode* plan,
-                 const std::vector<Value>& params) {
+                 const std::vector<Value>& params, const ExecContext* run) {
   size_t next = 0;
-  const EvalContext eval{nullptr, &params, nullptr};
+  const EvalContext eval{nullptr, &params, nullptr, run};
   if (!SetPointKeys(*t.planned.plan, plan, *t.point_scans, &next, eval)) {
     return false;
   }
@@ -377,11 +378,12 @@ bool SetPointsOf(const PlanTemplate& t, PlanNode* plan,
 
 // ReusePlan by the template's PointScan recipes.
 std::optional<PlannedSelect> ReuseByPoints(
-    std::shared_ptr<const PlanTemplate> t, const std::vector<Value>& params) {
+    std::shared_ptr<const PlanTemplate> t, const std::vector<Value>& params,
+    const ExecContext* run) {
   PlannedSelect out;
   out.plan = t->TakeSpare();
   if (!out.plan) out.plan = ClonePlan(*t->planned.plan);
-  if (!SetPointsOf(*t, out.plan.get(), params)) {
+  if (!SetPointsOf(*t, out.plan.get(), params, run)) {
     t->GiveBack(std::move(out.plan));
     return std::nullopt;
   }
@@ -424,14 +426,16 @@ std::unique_ptr<PlanNode> PlanTemplate::TakeSpare() const {
 
 std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
                                        const BoundSelect& select,
-                                       const std::vector<Value>& params) {
+                                       const std::vector<Value>& params,
+                                       const ExecContext* run) {
+  const std::vector<Value>* outer = run ? run->outer : nullptr;
   const PlannedSelect& then = t->planned;
   if (!then.reusable) return std::nullopt;
   if (t->point_scans) {
-    if (auto out = ReuseByPoints(t, params)) return out;
+    if (auto out = ReuseByPoints(t, params, run)) return out;
   }
   PlannedSelect out;
-  out.where = PlannedWhere(select, t->rules, params);
+  out.where = PlannedWhere(select, t->rules, params, outer);
   ExprMap map;
   if ((then.where == nullptr) != (out.where == nullptr)) return std::nullopt;
   if (then.where && !Match(*then.where, *out.where, &map)) return std::nullopt;
@@ -441,6 +445,7 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
     PlannerInput input;
     input.rules = &rules;
     input.params = &params;
+    input.outer = outer;
     out.hidden = JoinTerms(select, out.where.get(), input);
     if (out.hidden.size() != then.join_terms) return std::nullopt;
     for (size_t i = 0; i < then.join_terms; ++i) {
@@ -458,7 +463,8 @@ std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
 
 bool SetKeptPointKeys(const PlanTemplate& t, PlanNode* plan,
                       const std::vector<Value>& params) {
-  if (!t.planned.reusable || !t.point_scans || !SetPointsOf(t, plan, params)) {
+  if (!t.planned.reusable || !t.point_scans ||
+      !SetPointsOf(t, plan, params, nullptr)) {
     return false;
   }
   reuses.fetch_add(1, std::memory_order_relaxed);

@@ -41,7 +41,8 @@ namespace levelql {
 
 // The key of an equality-only scan of a kept plan, from parameter values:
 // the keyspace's prefix, then for each key column in order the value the
-// WHERE clause sets it to (an expression of parameters and constants).
+// WHERE clause sets it to (an expression of parameters and constants, and
+// in a correlated subquery of the row around it).
 struct PointScan {
   struct Column {
     KeyColumn key;
@@ -94,10 +95,14 @@ std::shared_ptr<const PlanTemplate> MakePlanTemplate(const BoundSelect& select,
 
 // A plan for `params` made from `t`: the WHERE clause normalized for them
 // and every scan's ranges derived from it; the result keeps `t` alive.
-// Nullopt when the values shape the plan differently (above).
+// Nullopt when the values shape the plan differently (above). A correlated
+// subquery's plan is reused the same way for other values of the row
+// around it: `run` is its run's context, whose `outer` holds them (null
+// for a statement).
 std::optional<PlannedSelect> ReusePlan(std::shared_ptr<const PlanTemplate> t,
                                        const BoundSelect& select,
-                                       const std::vector<Value>& params);
+                                       const std::vector<Value>& params,
+                                       const ExecContext* run = nullptr);
 
 // Sets the point keys of `plan`, a plan ReusePlan made from `t` by its
 // PointScan recipes (PlannedSelect::point_keys) for earlier values, for
