@@ -380,7 +380,9 @@ class Schema:
         return out
 
 
-def rand_text_list(rng):
+def rand_list(rng, pool):
+    """A list of 1-4 elements of `pool` with NULL and repeated elements, or
+    NULL, or empty."""
     r = rng.random()
     if r < 0.1:
         return None
@@ -394,26 +396,16 @@ def rand_text_list(rng):
         elif out and rng.random() < 0.15:
             out.append(rng.choice(out))  # duplicate
         else:
-            out.append(rng.choice(TEXT_POOL))
+            out.append(rng.choice(pool))
     return out
+
+
+def rand_text_list(rng):
+    return rand_list(rng, TEXT_POOL)
 
 
 def rand_int_list(rng):
-    r = rng.random()
-    if r < 0.1:
-        return None
-    if r < 0.2:
-        return L()
-    n = rng.randint(1, 4)
-    out = L()
-    for _ in range(n):
-        if rng.random() < 0.1:
-            out.append(None)
-        elif out and rng.random() < 0.15:
-            out.append(rng.choice(out))
-        else:
-            out.append(rng.choice(INT_POOL))
-    return out
+    return rand_list(rng, INT_POOL)
 
 
 def rand_row(rng, id_):
