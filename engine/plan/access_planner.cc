@@ -653,8 +653,8 @@ AccessPlan PlanAccess(std::shared_ptr<const TableSchema> table_ptr,
     // order, all kept. Entries of a scan that repeats rows are not rows:
     // they can be neither skipped as rows nor read without the row that
     // says which is first.
-    if (request.skip > 0 && out.ordered && !need_filter && !c.repeats &&
-        rules.on(Rule::kOffsetSkip)) {
+    if (request.skip > 0 && !request.skip_done && out.ordered && !need_filter &&
+        !c.repeats && rules.on(Rule::kOffsetSkip)) {
       keys = Wrap(Kind::kSkip, std::to_string(request.skip), std::move(keys));
       keys->skip_rows = request.skip;
       keys->estimated_rows = std::max(

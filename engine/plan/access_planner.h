@@ -41,6 +41,9 @@ struct AccessRequest {
   // when one index holds them all, rows are read from its entries.
   const std::set<int>* needed = nullptr;
   int64_t skip = 0;  // OFFSET to count on keys when the rows allow it
+  // Resuming from a token, which is past the OFFSET: `skip` still weighs
+  // the choice (the plan must be the first page's), but nothing is skipped.
+  bool skip_done = false;
   // The query only counts the rows (COUNT(*) and nothing else): a ranked
   // index answers it from its counts.
   bool count_only = false;

@@ -326,6 +326,19 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
   return Status::NotSupported(Where(e.pos) + "expression");
 }
 
+namespace {
+
+// Whether `e` reads a column of its own query's row (`own`; a correlated
+// subquery inside it reading one counts) or of the row around a subquery
+// (`outer`).
+void RowsRead(const BoundExpr& e, bool* own, bool* outer) {
+  if (e.kind == BoundExpr::Kind::kColumn) *own = true;
+  if (e.kind == BoundExpr::Kind::kOuterRef) *outer = true;
+  for (const auto& a : e.args) RowsRead(*a, own, outer);
+}
+
+}  // namespace
+
 Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
   // The subquery is a query of its own; the one around it is bound on
   // after it, with its own select-list state.
@@ -438,6 +451,16 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
       scope.inside_aggregate = false;
       if (!arg.ok()) return arg.status();
       if (!sep.ok()) return sep.status();
+      bool own = false, outer = false;
+      RowsRead(**arg, &own, &outer);
+      if (*sep) RowsRead(**sep, &own, &outer);
+      if (outer && !own) {
+        // SQL makes it an aggregate of the query around (SQLite does).
+        return Status::NotSupported(
+            Where(e.pos) + e.name +
+            "() of only the columns of the query around this subquery (SQL "
+            "computes it in that query, over its rows); compute it there");
+      }
       spec.collation = CarriedCollation(**arg);
       spec.arg = std::move(arg).value();
       spec.separator = std::move(sep).value();

@@ -245,10 +245,13 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
                     return a.kind == AggregateKind::kCountStar;
                   });
   // OFFSET counted on keys needs rows that arrive in their final order and
-  // are all kept: no distinct, no aggregate, no sort by an expression, and
-  // not when resuming (the token's position already is past it).
-  if (streams && resume == nullptr && (!has_order || order)) {
+  // are all kept: no distinct, no aggregate, no sort by an expression.
+  // Resuming, the token's position is past it: it is not skipped again,
+  // but weighs the choice as it did for the first page, whose index the
+  // token names.
+  if (streams && (!has_order || order)) {
     request.skip = offset;
+    request.skip_done = resume != nullptr;
   }
   AccessPlan access;
   JoinPlan joins;
