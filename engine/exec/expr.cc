@@ -466,6 +466,20 @@ std::string PlaceOf(const BoundExpr& e) {
 }
 
 Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx) {
+  // As a condition, NULL rejects the row as false does, through AND and
+  // OR: `a AND b` stops at an `a` that is not true (SQLite's WHERE does
+  // too), so a subquery in `b` does not run for rows `a` already rejects.
+  if (expr.kind == BoundExpr::Kind::kBinary &&
+      (expr.binary_op == BinaryOp::kAnd || expr.binary_op == BinaryOp::kOr)) {
+    if (StackExhausted()) {
+      return Status::LimitExceeded(
+          PlaceOf(expr) + "expression nesting exceeds this thread's stack");
+    }
+    const bool is_and = expr.binary_op == BinaryOp::kAnd;
+    LQ_ASSIGN_OR_RETURN(bool left, EvaluatePredicate(*expr.args[0], ctx));
+    if (left != is_and) return left;
+    return EvaluatePredicate(*expr.args[1], ctx);
+  }
   LQ_ASSIGN_OR_RETURN(Value v, Evaluate(expr, ctx));
   std::optional<bool> t = Truth(v);
   return t.value_or(false);
