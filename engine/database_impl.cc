@@ -4,6 +4,8 @@
 // check_statement.cc, ddl.cc, reindex.cc).
 #include "engine/database_impl.h"
 
+#include <limits>
+
 #include "engine/catalog/schema_lock.h"
 #include "engine/exec/subquery.h"
 #include "engine/plan/planner.h"
@@ -427,7 +429,13 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
 }
 
 Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
-                                        const ExecContext& ctx) {
+                                        const ExecContext& ctx,
+                                        const Value* given) {
+  // kFull: the largest key is taken; none is handed out past it.
+  constexpr int64_t kFull = std::numeric_limits<int64_t>::min();
+  auto after = [&](int64_t key) {
+    return key == std::numeric_limits<int64_t>::max() ? kFull : key + 1;
+  };
   auto it = next_rowid_.find(table.id);
   if (it == next_rowid_.end()) {
     // The writer holds the slot: ctx's snapshot has every commit (and
@@ -441,10 +449,23 @@ Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
       Row row;
       LQ_RETURN_IF_ERROR(
           rows::DecodeRow(table, iter->key(), iter->value(), &row));
-      next = row[table.primary_key[0].column].int_value() + 1;
+      next = after(row[table.primary_key[0].column].int_value());
     }
     LQ_RETURN_IF_ERROR(iter->status());
     it = next_rowid_.emplace(table.id, next).first;
+  }
+  if (given) {
+    // A key the row gives itself: later ones come after it.
+    const int64_t key = given->int_value();
+    if (it->second != kFull && key >= it->second) it->second = after(key);
+    return key;
+  }
+  if (it->second == kFull) {
+    const ColumnSchema& c = table.columns[table.primary_key[0].column];
+    return Status::ConstraintError(
+        "INTEGER PRIMARY KEY " + table.name + "." + c.name +
+        ": the largest key (9223372036854775807) is taken, so none is "
+        "assigned after it; give the row its key");
   }
   return it->second++;
 }
@@ -456,8 +477,8 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
                                            std::vector<Value>* values,
                                            std::unique_ptr<WriteTxn>* txn) {
   Binder binder(view ? view->catalog : catalog());
-  auto rowids = [this, ctx](const TableSchema& t) {
-    return NextRowId(t, *ctx);
+  auto rowids = [this, ctx](const TableSchema& t, const Value* given) {
+    return NextRowId(t, *ctx, given);
   };
   auto start = [&](const ParamSlots& slots) -> Status {
     LQ_ASSIGN_OR_RETURN(*values, BindParams(slots, params));
@@ -482,6 +503,10 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
     LQ_ASSIGN_OR_RETURN(int64_t n,
                         ExecuteUpdate(&bound, ctx, rules(), txn->get()));
     LQ_RETURN_IF_ERROR((*txn)->FlushRanks());
+    // A changed key may have been the largest: count again.
+    if (n > 0 && UpdateNeedsKeyOrder(bound)) {
+      next_rowid_.erase(bound.table->id);
+    }
     return n;
   }
   auto& del = std::get<parser::Delete>(stmt.node);
@@ -492,7 +517,7 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
   LQ_RETURN_IF_ERROR((*txn)->FlushRanks());
   // The next hidden rowid is one past the largest left, as in SQLite (and
   // as after a reopen), also when the largest was just deleted.
-  if (n > 0 && bound.table->hidden_rowid) next_rowid_.erase(bound.table->id);
+  if (n > 0 && AssignsRowId(*bound.table)) next_rowid_.erase(bound.table->id);
   return n;
 }
 
@@ -509,13 +534,21 @@ Result<int64_t> DatabaseImpl::RunWrite(Session* session,
     ExecContext ctx;
     std::vector<Value> values;
     std::unique_ptr<WriteTxn> txn;
-    LQ_ASSIGN_OR_RETURN(
-        int64_t count,
+    // A statement that fails writes nothing: the keys it took are free.
+    const std::map<int64_t, int64_t> rowids = next_rowid_;
+    Result<int64_t> count =
         ExecuteWrite(stmt, params, nullptr, options_.max_transaction_bytes,
-                     &ctx, &values, &txn));
-    WriteBatch batch = txn->ToBatch();
-    if (store_->shared()) batch.ExpectValue(std::string(kEpochKey), epoch);
-    LQ_RETURN_IF_ERROR(Commit(batch));
+                     &ctx, &values, &txn);
+    Status done = count.status();
+    if (done.ok()) {
+      WriteBatch batch = txn->ToBatch();
+      if (store_->shared()) batch.ExpectValue(std::string(kEpochKey), epoch);
+      done = Commit(batch);
+    }
+    if (!done.ok()) {
+      next_rowid_ = rowids;
+      return done;
+    }
     return count;
   });
 }

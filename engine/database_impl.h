@@ -226,7 +226,8 @@ class DatabaseImpl : public Database {
   void SetCatalog(std::shared_ptr<CatalogState> next);
   // The next hidden rowid of `table`, past the last row `ctx` reads.
   // REQUIRES: the writer slot.
-  Result<int64_t> NextRowId(const TableSchema& table, const ExecContext& ctx);
+  Result<int64_t> NextRowId(const TableSchema& table, const ExecContext& ctx,
+                            const Value* given);
   // A statement's context over `view` (null: the current catalog and a
   // fresh snapshot).
   ExecContext NewContext(const std::vector<Value>* params,

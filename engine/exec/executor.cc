@@ -40,11 +40,13 @@ Status MakeRow(const TableSchema& table, const std::vector<int>& targets,
     (*row)[targets[i]] = std::move(v).value();
     given[targets[i]] = true;
   }
-  if (table.hidden_rowid) {
-    int col = table.primary_key[0].column;
-    if (!given[col] || (*row)[col].is_null()) {
-      LQ_ASSIGN_OR_RETURN(int64_t id, rowids(table));
-      (*row)[col] = Value::Int(id);
+  if (AssignsRowId(table)) {
+    Value& key = (*row)[table.primary_key[0].column];
+    if (key.is_null()) {
+      LQ_ASSIGN_OR_RETURN(int64_t id, rowids(table, nullptr));
+      key = Value::Int(id);
+    } else if (key.type() == Type::kInteger) {
+      LQ_RETURN_IF_ERROR(rowids(table, &key).status());
     }
   }
   for (size_t i = 0; i < table.columns.size(); ++i) {
@@ -58,6 +60,15 @@ Status MakeRow(const TableSchema& table, const std::vector<int>& targets,
 }
 
 }  // namespace
+
+bool AssignsRowId(const TableSchema& table) {
+  if (table.hidden_rowid) return true;
+  if (table.primary_key.size() != 1) return false;
+  const KeyColumn& k = table.primary_key[0];
+  const ColumnSchema& c = table.columns[k.column];
+  return c.type == Type::kInteger && !c.is_list &&
+         k.direction == keys::Direction::kAsc;
+}
 
 Result<int64_t> EvaluateCount(const BoundExpr& expr, const ExecContext& ctx,
                               const char* what) {

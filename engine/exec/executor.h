@@ -67,8 +67,16 @@ SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
 Result<SelectExecution> BuildSelect(const BoundSelect& select, ExecContext* ctx,
                                     const RuleSet& rules);
 
-// Hands out hidden rowids for a table (the caller serializes writers).
-using RowIdAllocator = std::function<Result<int64_t>(const TableSchema&)>;
+// Whether INSERT assigns `table`'s key when a row leaves it out or gives
+// NULL: a hidden rowid, or a declared INTEGER PRIMARY KEY (one ascending
+// INTEGER column), as SQLite assigns its rowid.
+bool AssignsRowId(const TableSchema& table);
+
+// Hands out the keys AssignsRowId tables get (the caller serializes
+// writers): with `given` null, the next one; with `given`, a key a row
+// gives itself, so later ones come after it (returned as is).
+using RowIdAllocator =
+    std::function<Result<int64_t>(const TableSchema&, const Value* given)>;
 
 Result<int64_t> ExecuteInsert(BoundInsert* insert, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn,
