@@ -431,11 +431,7 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
 Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
                                         const ExecContext& ctx,
                                         const Value* given) {
-  // kFull: the largest key is taken; none is handed out past it.
-  constexpr int64_t kFull = std::numeric_limits<int64_t>::min();
-  auto after = [&](int64_t key) {
-    return key == std::numeric_limits<int64_t>::max() ? kFull : key + 1;
-  };
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   auto it = next_rowid_.find(table.id);
   if (it == next_rowid_.end()) {
     // The writer holds the slot: ctx's snapshot has every commit (and
@@ -444,30 +440,34 @@ Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
     auto iter = ctx.store->NewIterator(ctx.snapshot.get());
     iter->SetBounds(prefix, keys::PrefixSuccessor(prefix));
     iter->SeekBefore(keys::PrefixSuccessor(prefix));
-    int64_t next = 1;
+    std::optional<int64_t> largest;
     if (iter->Valid() && iter->key().substr(0, prefix.size()) == prefix) {
       Row row;
       LQ_RETURN_IF_ERROR(
           rows::DecodeRow(table, iter->key(), iter->value(), &row));
-      next = after(row[table.primary_key[0].column].int_value());
+      largest = row[table.primary_key[0].column].int_value();
     }
     LQ_RETURN_IF_ERROR(iter->status());
-    it = next_rowid_.emplace(table.id, next).first;
+    it = next_rowid_.emplace(table.id, largest).first;
   }
+  // The next key is one past the largest, even a negative one (SQLite);
+  // 1 for a table without any.
+  std::optional<int64_t>& largest = it->second;
   if (given) {
     // A key the row gives itself: later ones come after it.
     const int64_t key = given->int_value();
-    if (it->second != kFull && key >= it->second) it->second = after(key);
+    if (!largest || key > *largest) largest = key;
     return key;
   }
-  if (it->second == kFull) {
+  if (largest == kMax) {
     const ColumnSchema& c = table.columns[table.primary_key[0].column];
     return Status::ConstraintError(
         "INTEGER PRIMARY KEY " + table.name + "." + c.name +
         ": the largest key (9223372036854775807) is taken, so none is "
         "assigned after it; give the row its key");
   }
-  return it->second++;
+  largest = largest ? *largest + 1 : 1;
+  return *largest;
 }
 
 Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
@@ -535,7 +535,7 @@ Result<int64_t> DatabaseImpl::RunWrite(Session* session,
     std::vector<Value> values;
     std::unique_ptr<WriteTxn> txn;
     // A statement that fails writes nothing: the keys it took are free.
-    const std::map<int64_t, int64_t> rowids = next_rowid_;
+    const RowIdCounters rowids = next_rowid_;
     Result<int64_t> count =
         ExecuteWrite(stmt, params, nullptr, options_.max_transaction_bytes,
                      &ctx, &values, &txn);

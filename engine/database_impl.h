@@ -50,6 +50,8 @@ struct StatementView {
   uint64_t txn_id = 0;  // 0: outside a transaction
 };
 
+using RowIdCounters = std::map<int64_t, std::optional<int64_t>>;
+
 class DatabaseImpl : public Database {
  public:
   DatabaseImpl(std::unique_ptr<KvStore> store, CatalogState catalog,
@@ -243,7 +245,9 @@ class DatabaseImpl : public Database {
   mutable std::mutex catalog_mu_;
   std::shared_ptr<const CatalogState> catalog_;  // guarded by catalog_mu_
   WriterSlot writer_;                            // one writer at a time
-  std::map<int64_t, int64_t> next_rowid_;        // guarded by writer_
+  // By table: the largest key it holds or a statement gave it (nullopt:
+  // none), for the keys INSERT assigns (NextRowId).
+  RowIdCounters next_rowid_;  // guarded by writer_
   // The schema lock's value while this process holds it (schema_lock.h);
   // guarded by catalog_mu_.
   std::optional<std::string> schema_lock_;

@@ -270,7 +270,7 @@ Result<int64_t> DatabaseImpl::RunWriteInTxn(Session* session,
     // On a shared store another process may have taken the next rowids:
     // count them again from this transaction's view.
     if (store_->shared()) next_rowid_.clear();
-    const std::map<int64_t, int64_t> rowids = next_rowid_;
+    const RowIdCounters rowids = next_rowid_;
     Result<int64_t> r =
         ExecuteWrite(stmt, params, &view, room, &ctx, &values, &w);
     if (!r.ok()) {
