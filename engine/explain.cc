@@ -62,15 +62,7 @@ Result<std::string> DatabaseImpl::ExplainWrite(Session* session,
     return Status::NotSupported(
         "EXPLAIN of this statement (SELECT, UPDATE and DELETE have plans)");
   }
-  std::string out = head + "\n";
-  std::string body = RenderPlan(*plan, false);
-  size_t start = 0;
-  while (start < body.size()) {
-    size_t end = body.find('\n', start);
-    out += "  " + body.substr(start, end - start) + "\n";
-    start = end + 1;
-  }
-  return out;
+  return head + "\n" + RenderPlan(*plan, false, 1);
 }
 
 }  // namespace levelql

@@ -7,40 +7,17 @@
 namespace levelql {
 namespace {
 
-// Whether `kept` was made under `rules` and these LIMIT/OFFSET values.
-bool Fits(const PlanTemplate* kept, const RuleSet& rules,
-          const Limits& limits) {
-  return kept && kept->rules == rules && kept->limit == limits.limit &&
-         kept->offset == limits.offset;
-}
-
-// The plan of a run of a prepared SELECT from its start: the kept plan
-// made for these values when it fits them (plan_cache.h), else a new one,
-// kept for later runs when it can be reused and none is kept for the same
-// rules and LIMIT/OFFSET.
+// The plan of a run of a prepared SELECT from its start, through the
+// query's kept plan (PlanThroughTemplate).
 Result<PlannedSelect> PlanPrepared(const BoundQuery& query,
                                    const ExecContext& ctx,
                                    const RuleSet& rules) {
-  LQ_ASSIGN_OR_RETURN(Limits limits, EvaluateLimits(query.select, ctx));
   std::shared_ptr<const PlanTemplate> kept = query.plan();
-  const bool fits = Fits(kept.get(), rules, limits);
-  if (fits) {
-    if (auto reused = ReusePlan(kept, query.select, *ctx.params)) {
-      return std::move(*reused);
-    }
-  }
+  const PlanTemplate* before = kept.get();
   LQ_ASSIGN_OR_RETURN(PlannedSelect planned,
-                      PlanSelectRun(query.select, ctx, rules));
-  if (fits || !planned.reusable) return planned;
-  std::shared_ptr<const PlanTemplate> shared = MakePlanTemplate(
-      query.select, rules, limits.limit, limits.offset, std::move(planned));
-  // This run's plan comes from the template too (a copy: the template
-  // itself is never run).
-  std::optional<PlannedSelect> copy =
-      ReusePlan(shared, query.select, *ctx.params);
-  if (!copy) return PlanSelectRun(query.select, ctx, rules);
-  query.set_plan(std::move(shared));
-  return std::move(*copy);
+                      PlanThroughTemplate(query.select, ctx, rules, &kept));
+  if (kept.get() != before) query.set_plan(std::move(kept));
+  return planned;
 }
 
 // Starts again the operators of a kept run (BoundQuery::TakeRun) for the
@@ -51,7 +28,8 @@ bool RestartKept(SelectRun* run, const RuleSet& rules) {
   Result<Limits> limits = EvaluateLimits(*run->bound, run->ctx);
   if (!limits.ok()) return false;  // planning again reports it
   std::shared_ptr<const PlanTemplate> kept = run->query->plan();
-  if (!Fits(kept.get(), rules, *limits) || run->exec.spares != kept.get() ||
+  if (!TemplateFits(kept.get(), rules, *limits) ||
+      run->exec.spares != kept.get() ||
       !SetKeptPointKeys(*kept, run->exec.plan.get(), run->params)) {
     return false;
   }

@@ -124,6 +124,35 @@ Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
   return PlanSelect(select, limit, offset, input);
 }
 
+bool TemplateFits(const PlanTemplate* kept, const RuleSet& rules,
+                  const Limits& limits) {
+  return kept && kept->rules == rules && kept->limit == limits.limit &&
+         kept->offset == limits.offset;
+}
+
+Result<PlannedSelect> PlanThroughTemplate(
+    const BoundSelect& select, const ExecContext& ctx, const RuleSet& rules,
+    std::shared_ptr<const PlanTemplate>* kept) {
+  LQ_ASSIGN_OR_RETURN(Limits limits, EvaluateLimits(select, ctx));
+  const bool fits = TemplateFits(kept->get(), rules, limits);
+  if (fits) {
+    if (auto reused = ReusePlan(*kept, select, *ctx.params, &ctx)) {
+      return std::move(*reused);
+    }
+  }
+  LQ_ASSIGN_OR_RETURN(PlannedSelect planned, PlanSelectRun(select, ctx, rules));
+  if (fits || !planned.reusable) return planned;
+  std::shared_ptr<const PlanTemplate> made = MakePlanTemplate(
+      select, rules, limits.limit, limits.offset, std::move(planned));
+  // This run's plan comes from the template too (a copy: the template
+  // itself is never run).
+  std::optional<PlannedSelect> copy =
+      ReusePlan(made, select, *ctx.params, &ctx);
+  if (!copy) return PlanSelectRun(select, ctx, rules);
+  *kept = std::move(made);
+  return std::move(*copy);
+}
+
 SelectExecution& SelectExecution::operator=(SelectExecution&& other) noexcept {
   if (this == &other) return *this;
   End();

@@ -13,6 +13,7 @@
 #include "engine/exec/operators.h"
 #include "engine/plan/binder.h"
 #include "engine/plan/plan.h"
+#include "engine/plan/plan_cache.h"
 #include "engine/plan/planner.h"
 #include "engine/plan/rules.h"
 #include "engine/storage/write_txn.h"
@@ -60,6 +61,18 @@ Result<PlannedSelect> PlanSelectRun(const BoundSelect& select,
                                     const ExecContext& ctx,
                                     const RuleSet& rules,
                                     int64_t backward_rows = 0);
+// Whether `kept` was made under `rules` and these LIMIT/OFFSET values.
+bool TemplateFits(const PlanTemplate* kept, const RuleSet& rules,
+                  const Limits& limits);
+// The plan of a SELECT run from its start through a kept plan
+// (plan_cache.h): `*kept` reused when it fits and takes ctx's values (the
+// parameters, and in a correlated subquery the row around it, ctx.outer);
+// else planned afresh, and `*kept` set to that plan when it can be reused
+// and the kept one did not fit. Prepared statements and correlated
+// subqueries plan through it.
+Result<PlannedSelect> PlanThroughTemplate(
+    const BoundSelect& select, const ExecContext& ctx, const RuleSet& rules,
+    std::shared_ptr<const PlanTemplate>* kept);
 // Builds the operators of a planned SELECT.
 SelectExecution StartSelect(PlannedSelect planned, const BoundSelect& select,
                             ExecContext* ctx);

@@ -47,58 +47,25 @@ Result<Value> ReadValue(const BoundSubquery& sub, const ExecContext& ctx,
 }
 
 // Plans and runs `sub` under `ctx`; with `plan`, renders the plan with its
-// counts there (EXPLAIN ANALYZE).
+// counts there, indented a level (EXPLAIN ANALYZE).
 Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx,
                      std::string* plan = nullptr) {
   LQ_ASSIGN_OR_RETURN(SelectExecution exec,
                       BuildSelect(*sub.select, ctx, ctx->rules));
   Result<Value> v = ReadValue(sub, *ctx, exec.root.get());
-  if (plan) *plan = RenderPlan(*exec.plan, true);
+  if (plan) *plan = RenderPlan(*exec.plan, true, 1);
   return v;
 }
 
-// The plan of a run of correlated subquery `sub` under `ctx` (whose
-// `outer` holds the row around it): the plan `*kept` was made for earlier
-// values, reused when it takes these (plan_cache.h); else a new one, kept
-// in `*kept` when none is and it can be reused.
-Result<PlannedSelect> PlanCorrelated(
-    const BoundSubquery& sub, const ExecContext& ctx,
-    std::shared_ptr<const PlanTemplate>* kept) {
-  const BoundSelect& select = *sub.select;
-  LQ_ASSIGN_OR_RETURN(Limits limits, EvaluateLimits(select, ctx));
-  const std::shared_ptr<const PlanTemplate>& t = *kept;
-  const bool fits = t && t->rules == ctx.rules && t->limit == limits.limit &&
-                    t->offset == limits.offset;
-  if (fits) {
-    if (auto reused = ReusePlan(t, select, *ctx.params, &ctx)) {
-      return std::move(*reused);
-    }
-  }
-  LQ_ASSIGN_OR_RETURN(PlannedSelect planned,
-                      PlanSelectRun(select, ctx, ctx.rules));
-  if (t || !planned.reusable) return planned;
-  *kept = MakePlanTemplate(select, ctx.rules, limits.limit, limits.offset,
-                           std::move(planned));
-  // This run's plan comes from the template too (it is never run itself).
-  if (auto copy = ReusePlan(*kept, select, *ctx.params, &ctx)) {
-    return std::move(*copy);
-  }
-  kept->reset();
-  return PlanSelectRun(select, ctx, ctx.rules);
-}
-
-// A correlated run of `sub` through its plan kept in `values`.
+// A correlated run of `sub` through its plan kept in `values`, made for
+// an earlier run's outer values (PlanThroughTemplate).
 Result<Value> RunKept(const BoundSubquery& sub, ExecContext* ctx,
                       CorrelatedValues* values) {
-  size_t i = 0;
-  while (i < values->plans.size() && values->plans[i].first != &sub) ++i;
-  if (i == values->plans.size()) values->plans.push_back({&sub, nullptr});
-  std::shared_ptr<const PlanTemplate> kept = values->plans[i].second;
-  LQ_ASSIGN_OR_RETURN(PlannedSelect planned, PlanCorrelated(sub, *ctx, &kept));
-  // (A subquery inside this one may have added plans: find it again.)
-  for (auto& [of, plan] : values->plans) {
-    if (of == &sub) plan = kept;
-  }
+  // (A map: a subquery inside this one may add plans while it runs.)
+  std::shared_ptr<const PlanTemplate>& kept = values->plans[&sub];
+  LQ_ASSIGN_OR_RETURN(
+      PlannedSelect planned,
+      PlanThroughTemplate(*sub.select, *ctx, ctx->rules, &kept));
   SelectExecution exec = StartSelect(std::move(planned), *sub.select, ctx);
   return ReadValue(sub, *ctx, exec.root.get());
 }
@@ -183,14 +150,7 @@ std::string RenderCorrelatedRuns(const CorrelatedValues& values) {
            ":" + std::to_string(r.subquery->pos.column) + ": " +
            std::to_string(r.runs) + " runs, " + std::to_string(r.cached) +
            " answered from its cache, " + std::to_string(r.keys) + " keys, " +
-           std::to_string(r.seeks) + " seeks; its last run:\n";
-    size_t start = 0;
-    while (start < r.last_plan.size()) {
-      const size_t end = r.last_plan.find('\n', start);
-      out += "  " + r.last_plan.substr(start, end - start) + "\n";
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
+           std::to_string(r.seeks) + " seeks; its last run:\n" + r.last_plan;
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #ifndef LEVELQL_ENGINE_EXEC_SUBQUERY_H_
 #define LEVELQL_ENGINE_EXEC_SUBQUERY_H_
 
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -46,9 +47,7 @@ struct CorrelatedValues {
   // Each subquery's plan, made for its first run's outer values and
   // reused for others (plan_cache.h), as a prepared statement's is for
   // other parameter values; null when that plan cannot be reused.
-  std::vector<
-      std::pair<const BoundSubquery*, std::shared_ptr<const PlanTemplate>>>
-      plans;
+  std::map<const BoundSubquery*, std::shared_ptr<const PlanTemplate>> plans;
 };
 
 // EXPLAIN ANALYZE's lines for the correlated subqueries `values` accounted

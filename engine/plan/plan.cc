@@ -121,9 +121,9 @@ const PlanNode* OrderingNode(const PlanNode& root) {
   return nullptr;
 }
 
-std::string RenderPlan(const PlanNode& root, bool analyze) {
+std::string RenderPlan(const PlanNode& root, bool analyze, int depth) {
   std::string out;
-  Render(root, 0, analyze, &out);
+  Render(root, depth, analyze, &out);
   return out;
 }
 

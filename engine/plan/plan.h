@@ -150,9 +150,9 @@ std::string_view PlanKindName(PlanNode::Kind kind);
 // what `root` points at.
 std::unique_ptr<PlanNode> ClonePlan(const PlanNode& root);
 
-// One line per node, children indented by two spaces. With `analyze`, each
-// line ends with the actual counters.
-std::string RenderPlan(const PlanNode& root, bool analyze);
+// One line per node, children indented by two spaces (the root by two
+// per `depth`). With `analyze`, each line ends with the actual counters.
+std::string RenderPlan(const PlanNode& root, bool analyze, int depth = 0);
 
 // The nodes from `root` down its first children (the spine every plan of
 // one table has), for finding a node of a kind.

@@ -449,12 +449,10 @@ PlannedRows PlanRows(std::shared_ptr<const TableSchema> table,
   AccessRequest request;
   request.where = out.where.get();
   request.column_names = &columns;
-  std::vector<SortKey> keys;
   if (pk_order) {
     for (const KeyColumn& k : table->primary_key) {
-      const bool desc = k.direction == keys::Direction::kDesc;
-      request.order.push_back({k.column, desc, k.collation});
-      keys.push_back({k.column, desc, k.collation});
+      request.order.push_back(
+          {k.column, k.direction == keys::Direction::kDesc, k.collation});
     }
   }
   AccessPlan access =
@@ -462,7 +460,9 @@ PlannedRows PlanRows(std::shared_ptr<const TableSchema> table,
   out.plan = std::move(access.rows);
   if (pk_order && !access.ordered) {
     out.plan = Wrap(Kind::kSort, "(primary key)", std::move(out.plan));
-    out.plan->sort_keys = std::move(keys);
+    for (const OrderColumn& o : request.order) {
+      out.plan->sort_keys.push_back({o.column, o.desc, o.collation});
+    }
   }
   return out;
 }

@@ -27,6 +27,8 @@ Deterministic (fixed seeds).
 """
 import random, sys, os, functools
 
+from slt_out import literal
+
 TEXT_POOL = ['a', 'A', 'b', 'B', 'ab', 'Ab', 'aB', 'ba', 'bc', 'C', 'c', 'ca', 'abc']
 INT_POOL = [-1, 0, 1, 2, 3, 4, 5, 6]
 LIKE_PATS = ['a%', 'A%', '%b', '_', '__', '%', 'a_', '%c%', 'ab', 'B%', '_b%', 'c']
@@ -123,13 +125,9 @@ def like1(s, pat, coll):
 
 
 def lit_sql(v):
-    if v is None:
-        return 'NULL'
     if isinstance(v, L):
         return 'ARRAY[' + ', '.join(lit_sql(e) for e in v) + ']'
-    if isinstance(v, str):
-        return "'" + v.replace("'", "''") + "'"
-    return str(v)
+    return literal(v)
 
 
 def render(v):
