@@ -428,10 +428,8 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
   return EmptyCursor();
 }
 
-Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
-                                        const ExecContext& ctx,
-                                        const Value* given) {
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+Result<std::optional<int64_t>*> DatabaseImpl::LargestRowId(
+    const TableSchema& table, const ExecContext& ctx) {
   auto it = next_rowid_.find(table.id);
   if (it == next_rowid_.end()) {
     // The writer holds the slot: ctx's snapshot has every commit (and
@@ -450,24 +448,24 @@ Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
     LQ_RETURN_IF_ERROR(iter->status());
     it = next_rowid_.emplace(table.id, largest).first;
   }
-  // The next key is one past the largest, even a negative one (SQLite);
-  // 1 for a table without any.
-  std::optional<int64_t>& largest = it->second;
-  if (given) {
-    // A key the row gives itself: later ones come after it.
-    const int64_t key = given->int_value();
-    if (!largest || key > *largest) largest = key;
-    return key;
-  }
-  if (largest == kMax) {
+  return &it->second;
+}
+
+Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
+                                        const ExecContext& ctx) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  LQ_ASSIGN_OR_RETURN(std::optional<int64_t> * largest,
+                      LargestRowId(table, ctx));
+  // One past the largest, even a negative one (SQLite); 1 for a table
+  // without any.
+  if (*largest == kMax) {
     const ColumnSchema& c = table.columns[table.primary_key[0].column];
     return Status::ConstraintError(
         "INTEGER PRIMARY KEY " + table.name + "." + c.name +
         ": the largest key (9223372036854775807) is taken, so none is "
         "assigned after it; give the row its key");
   }
-  largest = largest ? *largest + 1 : 1;
-  return *largest;
+  return *largest ? **largest + 1 : 1;
 }
 
 Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
@@ -477,8 +475,16 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
                                            std::vector<Value>* values,
                                            std::unique_ptr<WriteTxn>* txn) {
   Binder binder(view ? view->catalog : catalog());
-  auto rowids = [this, ctx](const TableSchema& t, const Value* given) {
-    return NextRowId(t, *ctx, given);
+  RowIdAllocator rowids;
+  rowids.next = [this, ctx](const TableSchema& t) {
+    return NextRowId(t, *ctx);
+  };
+  // A placed row's key: later ones come after it.
+  rowids.placed = [this, ctx](const TableSchema& t, int64_t key) -> Status {
+    LQ_ASSIGN_OR_RETURN(std::optional<int64_t> * largest,
+                        LargestRowId(t, *ctx));
+    if (!*largest || key > **largest) *largest = key;
+    return Status::OK();
   };
   auto start = [&](const ParamSlots& slots) -> Status {
     LQ_ASSIGN_OR_RETURN(*values, BindParams(slots, params));
@@ -492,10 +498,14 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
   if (auto* ins = std::get_if<parser::Insert>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundInsert bound, binder.BindInsert(*ins));
     LQ_RETURN_IF_ERROR(start(binder.params()));
-    LQ_ASSIGN_OR_RETURN(
-        int64_t n, ExecuteInsert(&bound, ctx, rules(), txn->get(), rowids));
+    LQ_ASSIGN_OR_RETURN(InsertCounts n, ExecuteInsert(&bound, ctx, rules(),
+                                                      txn->get(), rowids));
     LQ_RETURN_IF_ERROR((*txn)->FlushRanks());
-    return n;
+    // OR REPLACE may have deleted the largest key: count again.
+    if (n.replaced > 0 && AssignsRowId(*bound.table)) {
+      next_rowid_.erase(bound.table->id);
+    }
+    return n.inserted;
   }
   if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));

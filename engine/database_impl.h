@@ -226,10 +226,13 @@ class DatabaseImpl : public Database {
   // a growing random pause, until the busy timeout has passed.
   Result<int64_t> RetryConflicts(const std::function<Result<int64_t>()>& write);
   void SetCatalog(std::shared_ptr<CatalogState> next);
-  // The next hidden rowid of `table`, past the last row `ctx` reads.
-  // REQUIRES: the writer slot.
-  Result<int64_t> NextRowId(const TableSchema& table, const ExecContext& ctx,
-                            const Value* given);
+  // The largest key of `table` that INSERT counts from (nullopt: none),
+  // read past the last row `ctx` reads the first time. REQUIRES: the
+  // writer slot.
+  Result<std::optional<int64_t>*> LargestRowId(const TableSchema& table,
+                                               const ExecContext& ctx);
+  // The key an INSERT gives a row that leaves it out: one past the largest.
+  Result<int64_t> NextRowId(const TableSchema& table, const ExecContext& ctx);
   // A statement's context over `view` (null: the current catalog and a
   // fresh snapshot).
   ExecContext NewContext(const std::vector<Value>* params,

@@ -36,7 +36,7 @@ bool EqualIndexColumns(const std::vector<IndexColumn>& a,
 
 bool EqualSelect(const Select& a, const Select& b) {
   if (a.distinct != b.distinct || a.table != b.table || a.alias != b.alias ||
-      a.items.size() != b.items.size() ||
+      !(a.hint == b.hint) || a.items.size() != b.items.size() ||
       a.order_by.size() != b.order_by.size() ||
       a.group_by.size() != b.group_by.size() ||
       a.joins.size() != b.joins.size()) {
@@ -45,6 +45,7 @@ bool EqualSelect(const Select& a, const Select& b) {
   for (size_t i = 0; i < a.joins.size(); ++i) {
     if (a.joins[i].table != b.joins[i].table ||
         a.joins[i].alias != b.joins[i].alias ||
+        !(a.joins[i].hint == b.joins[i].hint) ||
         !EqualPtr(a.joins[i].on, b.joins[i].on)) {
       return false;
     }
@@ -112,8 +113,8 @@ bool EqualNode(const DropIndex& a, const DropIndex& b) {
 }
 
 bool EqualNode(const Insert& a, const Insert& b) {
-  if (a.table != b.table || a.columns != b.columns ||
-      a.rows.size() != b.rows.size()) {
+  if (a.on_conflict != b.on_conflict || a.table != b.table ||
+      a.columns != b.columns || a.rows.size() != b.rows.size()) {
     return false;
   }
   for (size_t i = 0; i < a.rows.size(); ++i) {

@@ -51,7 +51,7 @@ enum class ExprKind {
   kExists,    // EXISTS (subquery)
 };
 
-enum class UnaryOp { kPlus, kMinus, kNot };
+enum class UnaryOp { kPlus, kMinus, kNot, kBitNot };
 
 enum class BinaryOp {
   kAdd,
@@ -68,6 +68,11 @@ enum class BinaryOp {
   kGe,
   kAnd,
   kOr,
+  // Bitwise, on 64-bit integers (SQLite's & | << >>).
+  kBitAnd,
+  kBitOr,
+  kShiftLeft,
+  kShiftRight,
 };
 
 // A declared type: scalar type plus whether it is a list (`T[]`).
@@ -181,10 +186,22 @@ struct OrderItem {
 };
 
 // A table after the first of FROM: `JOIN t [AS] a [ON expr]`, or `, t`.
+// SQLite's `INDEXED BY i` or `NOT INDEXED` after a table in FROM: which
+// of its indexes the planner may use (the primary key always).
+struct IndexHint {
+  bool not_indexed = false;
+  std::string index;  // INDEXED BY; empty: none
+  Position pos;       // of the index name
+  friend bool operator==(const IndexHint& a, const IndexHint& b) {
+    return a.not_indexed == b.not_indexed && a.index == b.index;
+  }
+};
+
 struct JoinTable {
   std::string table;
   Position pos;
   std::string alias;
+  IndexHint hint;
   ExprPtr on;  // null: every pair of rows (a comma or CROSS JOIN)
 };
 
@@ -194,6 +211,7 @@ struct Select {
   std::string table;  // the first table of FROM (empty: no FROM)
   Position table_pos;
   std::string alias;
+  IndexHint hint;
   std::vector<JoinTable> joins;  // inner joins, in FROM order
   ExprPtr where;
   std::vector<ExprPtr> group_by;  // an integer literal: a select-list ordinal
@@ -203,7 +221,13 @@ struct Select {
   ExprPtr offset;
 };
 
+// What an INSERT does with a row that breaks a PRIMARY KEY, UNIQUE or NOT
+// NULL constraint (SQLite's conflict clause; ABORT, the default, fails the
+// statement).
+enum class OnConflict { kAbort, kReplace, kIgnore };
+
 struct Insert {
+  OnConflict on_conflict = OnConflict::kAbort;  // INSERT OR ..., REPLACE
   std::string table;
   Position table_pos;
   std::vector<std::string> columns;  // empty: all columns in order

@@ -165,7 +165,29 @@ constexpr auto set_star = [](auto& ctx) { _val(ctx).e->star = true; };
 constexpr auto set_subquery = [](auto& ctx) {
   _val(ctx).e->subquery = std::make_shared<Select>(std::move(_attr(ctx)));
 };
+// `x IN t` (SQLite's shorthand): x IN (SELECT * FROM t).
+constexpr auto set_in_table = [](auto& ctx) {
+  auto select = std::make_shared<Select>();
+  const Position pos = St(ctx).Pos(_attr(ctx).where);
+  SelectItem star;
+  star.text = "*";
+  star.pos = pos;
+  select->items.push_back(std::move(star));
+  select->table = std::move(_attr(ctx).text);
+  select->table_pos = pos;
+  _val(ctx).e->subquery = std::move(select);
+};
 constexpr auto set_distinct = [](auto& ctx) { _val(ctx).e->distinct = true; };
+template <auto H>
+constexpr auto set_not_indexed =
+    [](auto& ctx) { (_val(ctx).*H).not_indexed = true; };
+template <auto H>
+constexpr auto set_indexed_by = [](auto& ctx) {
+  (_val(ctx).*H).pos = St(ctx).Pos(_attr(ctx).where);
+  (_val(ctx).*H).index = std::move(_attr(ctx).text);
+};
+template <OnConflict C>
+constexpr auto set_conflict = [](auto& ctx) { _val(ctx).on_conflict = C; };
 constexpr auto set_case_operand = [](auto& ctx) {
   _val(ctx).e->case_operand = true;
 };
@@ -228,6 +250,7 @@ constexpr literal_parser literal_tok{};
 constexpr param_parser param_tok{};
 constexpr binary_op_parser<OpLevel::kEquality> eq_op{};
 constexpr binary_op_parser<OpLevel::kCompare> cmp_op{};
+constexpr binary_op_parser<OpLevel::kBit> bit_op{};
 constexpr binary_op_parser<OpLevel::kAdd> add_op{};
 constexpr binary_op_parser<OpLevel::kMultiply> mul_op{};
 constexpr binary_op_parser<OpLevel::kConcat> concat_op{};
@@ -248,6 +271,7 @@ x3::rule<struct and_id, PExpr> const and_expr = "expression";
 x3::rule<struct not_id, PExpr> const not_expr = "expression";
 x3::rule<struct eq_id, PExpr> const eq_expr = "expression";
 x3::rule<struct cmp_id, PExpr> const cmp_expr = "expression";
+x3::rule<struct bit_id, PExpr> const bit_expr = "expression";
 x3::rule<struct add_id, PExpr> const add_expr = "expression";
 x3::rule<struct mul_id, PExpr> const mul_expr = "expression";
 x3::rule<struct cat_id, PExpr> const cat_expr = "expression";
@@ -274,9 +298,11 @@ auto const null_tail = kw("NULL")[make_is_null(false)];
 auto const between_tail = kw("BETWEEN")[open_node(ExprKind::kBetween)] >
                           nested[eq_expr][push] > kw("AND") > cmp_expr[push];
 auto const in_item = nested[expr][push_in];
-auto const in_tail = kw("IN")[open_node(ExprKind::kIn)] > ch_lparen >
-                     ((&kw("SELECT") >> nested[select_stmt][set_subquery]) |
-                      -(in_item >> *(ch_comma > in_item))) > ch_rparen;
+auto const in_tail = kw("IN")[open_node(ExprKind::kIn)] >
+                     ((ch_lparen >
+                       ((&kw("SELECT") >> nested[select_stmt][set_subquery]) |
+                        -(in_item >> *(ch_comma > in_item))) > ch_rparen) |
+                      ident_tok[set_in_table]);
 auto const like_tail = kw("LIKE")[open_node(ExprKind::kLike)] >
                        cmp_expr[push] >> -(kw("ESCAPE") > cmp_expr[push]);
 auto const negatable_tail = between_tail | in_tail | like_tail;
@@ -288,8 +314,10 @@ auto const eq_tail =
     kw("ISNULL")[make_is_null(false)] | kw("NOTNULL")[make_is_null(true)];
 auto const eq_expr_def = cmp_expr[take] >> *eq_tail;
 
-auto const cmp_expr_def = add_expr[take] >>
-                          *(cmp_op[open_bin] > add_expr[push]);
+auto const cmp_expr_def = bit_expr[take] >>
+                          *(cmp_op[open_bin] > bit_expr[push]);
+auto const bit_expr_def = add_expr[take] >>
+                          *(bit_op[open_bin] > add_expr[push]);
 auto const add_expr_def = mul_expr[take] >>
                           *(add_op[open_bin] > mul_expr[push]);
 auto const mul_expr_def = cat_expr[take] >>
@@ -342,7 +370,7 @@ auto const type_name_def = type_word[set_to<&TypeName::type>] >>
                              ch_rbracket)[flag<&TypeName::is_list>];
 
 BOOST_SPIRIT_DEFINE(expr, or_expr, and_expr, not_expr, eq_expr, cmp_expr,
-                    add_expr, mul_expr, cat_expr, unary_expr, primary,
+                    bit_expr, add_expr, mul_expr, cat_expr, unary_expr, primary,
                     cast_expr, case_expr, array_expr, column_or_call, type_name)
 
 // Names.
@@ -380,18 +408,27 @@ auto const join_start =
     ch_comma | (kw("CROSS") > kw("JOIN")) | (-kw("INNER") >> kw("JOIN")) |
     reject(kw("LEFT") | kw("RIGHT") | kw("FULL") | kw("OUTER"), "outer join") |
     reject(kw("NATURAL"), "NATURAL JOIN");
+// `INDEXED BY i` or `NOT INDEXED` after a table (and its alias).
+template <auto H>
+auto const index_hint = (kw("NOT") > kw("INDEXED")[set_not_indexed<H>]) |
+                        (kw("INDEXED") > kw("BY") >
+                         index_name[set_indexed_by<H>]);
+// An alias, which is not the INDEXED of INDEXED BY.
+auto const alias_word = !(kw("INDEXED") >> kw("BY")) >> ident_tok;
 auto const join_table_def =
     join_start >
     (reject(ch_lparen, "subquery") |
      table_name[set_name_pos<&JoinTable::table, &JoinTable::pos>]) >>
     -((kw("AS") > ident_tok[set_to<&JoinTable::alias>]) |
-      ident_tok[set_to<&JoinTable::alias>]) >>
+      alias_word[set_to<&JoinTable::alias>]) >>
+    -index_hint<&JoinTable::hint> >>
     -(kw("ON") > expr[set_to<&JoinTable::on>]) >>
     -reject(kw("USING"), "JOIN ... USING");
 auto const from_named =
     table_name[set_name_pos<&Select::table, &Select::table_pos>] >>
     -((kw("AS") > ident_tok[set_to<&Select::alias>]) |
-      ident_tok[set_to<&Select::alias>]);
+      alias_word[set_to<&Select::alias>]) >>
+    -index_hint<&Select::hint>;
 // Inner joins associate: `FROM (a CROSS JOIN b), c` is `FROM a CROSS JOIN
 // b, c` (SQLite's sqllogictest writes its joins so). A SELECT there is a
 // subquery, which is refused.
@@ -430,8 +467,14 @@ x3::rule<struct delete_id, Delete> const delete_stmt = "DELETE";
 auto const value_row_def = ch_lparen >
                            (expr[push_self] >>
                             *(ch_comma > expr[push_self])) > ch_rparen;
+auto const conflict_clause =
+    kw("OR") > (kw("REPLACE")[set_conflict<OnConflict::kReplace>] |
+                kw("IGNORE")[set_conflict<OnConflict::kIgnore>] | kw("ABORT") |
+                reject(kw("FAIL"), "INSERT OR FAIL") |
+                reject(kw("ROLLBACK"), "INSERT OR ROLLBACK"));
 auto const insert_stmt_def =
-    (kw("INSERT") >> -reject(kw("OR"), "INSERT OR ...")) > kw("INTO") >
+    ((kw("INSERT") >> -conflict_clause) |
+     kw("REPLACE")[set_conflict<OnConflict::kReplace>]) > kw("INTO") >
     (table_name[set_name_pos<&Insert::table, &Insert::table_pos>] >>
      -(ch_lparen > (column_name[push_to<&Insert::columns>] >>
                     *(ch_comma > column_name[push_to<&Insert::columns>])) >
@@ -593,8 +636,8 @@ auto const statement_def =
     check_stmt[assign_node] | reindex_stmt[assign_node] |
     begin_stmt[assign_node] | commit_stmt[assign_empty<Commit>] |
     rollback_stmt[assign_empty<Rollback>] | pragma_stmt[assign_node] |
-    reject(kw("WITH"), "WITH") | reject(kw("REPLACE"), "REPLACE") |
-    reject(kw("ALTER"), "ALTER TABLE") | reject(kw("VACUUM"), "VACUUM") |
+    reject(kw("WITH"), "WITH") | reject(kw("ALTER"), "ALTER TABLE") |
+    reject(kw("VACUUM"), "VACUUM") |
     reject(kw("ATTACH") | kw("DETACH"), "ATTACH") |
     reject(kw("SAVEPOINT") | kw("RELEASE"), "SAVEPOINT") |
     reject(kw("VALUES"), "VALUES as a statement");

@@ -197,7 +197,7 @@ struct binary_op_parser : token_base<binary_op_parser<L>, BinaryOp> {
   }
 };
 
-// Prefix + and - (kSign), or NOT (kNot).
+// Prefix + - ~ (kSign), or NOT (kNot).
 template <bool kNot>
 struct prefix_op_parser : token_base<prefix_op_parser<kNot>, UnaryTok> {
   template <class It, class Ctx, class RCtx, class A>
@@ -209,8 +209,11 @@ struct prefix_op_parser : token_base<prefix_op_parser<kNot>, UnaryTok> {
       Assign(attr, UnaryTok{UnaryOp::kNot, p});
       first = q;
     } else {
-      if (p == last || (*p != '+' && *p != '-')) return false;
-      Assign(attr, UnaryTok{*p == '+' ? UnaryOp::kPlus : UnaryOp::kMinus, p});
+      if (p == last || (*p != '+' && *p != '-' && *p != '~')) return false;
+      Assign(attr, UnaryTok{*p == '+'   ? UnaryOp::kPlus
+                            : *p == '-' ? UnaryOp::kMinus
+                                        : UnaryOp::kBitNot,
+                            p});
       first = p + 1;
     }
     return true;

@@ -111,7 +111,7 @@ Iter ScanIdentifier(Iter p, Iter end, bool any_word, std::string* text);
 Iter ScanLiteral(Iter p, Iter end, Value* value, bool* big, const char** error);
 
 // Binary operators, one scanner per precedence level.
-enum class OpLevel { kEquality, kCompare, kAdd, kMultiply, kConcat };
+enum class OpLevel { kEquality, kCompare, kBit, kAdd, kMultiply, kConcat };
 // The operator of `level` at `p`: returns its end and sets `op`, else null.
 // Inline, so that the grammar's constant `level` selects one case.
 [[gnu::always_inline]] inline Iter ScanBinaryOp(OpLevel level, Iter p, Iter end,
@@ -138,6 +138,18 @@ enum class OpLevel { kEquality, kCompare, kAdd, kMultiply, kConcat };
       n = d == '=' ? 2 : 1;
       *op = c == '<' ? (n == 2 ? BinaryOp::kLe : BinaryOp::kLt)
                      : (n == 2 ? BinaryOp::kGe : BinaryOp::kGt);
+      break;
+    case OpLevel::kBit:
+      if ((c == '<' || c == '>') && d == c) {
+        *op = c == '<' ? BinaryOp::kShiftLeft : BinaryOp::kShiftRight;
+        n = 2;
+      } else if (c == '&') {
+        *op = BinaryOp::kBitAnd;
+      } else if (c == '|' && d != '|') {
+        *op = BinaryOp::kBitOr;
+      } else {
+        return nullptr;
+      }
       break;
     case OpLevel::kAdd:
       if (c != '+' && c != '-') return nullptr;

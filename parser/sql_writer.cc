@@ -30,6 +30,7 @@ enum Level {
   kLevelNot,
   kLevelEquality,  // = == <> != IS BETWEEN IN LIKE
   kLevelCompare,   // < <= > >=
+  kLevelBit,       // & | << >>
   kLevelAdd,
   kLevelMultiply,
   kLevelConcat,
@@ -60,6 +61,11 @@ int BinaryLevel(BinaryOp op) {
       return kLevelMultiply;
     case BinaryOp::kConcat:
       return kLevelConcat;
+    case BinaryOp::kBitAnd:
+    case BinaryOp::kBitOr:
+    case BinaryOp::kShiftLeft:
+    case BinaryOp::kShiftRight:
+      return kLevelBit;
   }
   return kLevelPrimary;
 }
@@ -94,6 +100,14 @@ const char* BinarySpelling(BinaryOp op) {
       return " AND ";
     case BinaryOp::kOr:
       return " OR ";
+    case BinaryOp::kBitAnd:
+      return " & ";
+    case BinaryOp::kBitOr:
+      return " | ";
+    case BinaryOp::kShiftLeft:
+      return " << ";
+    case BinaryOp::kShiftRight:
+      return " >> ";
   }
   return " ? ";
 }
@@ -205,7 +219,9 @@ void WriteInner(const Expr& e, std::string* out) {
         Write(*a[0], kLevelNot, out);
       } else {
         // The space keeps "- -x" from becoming a "--" comment.
-        *out += e.unary_op == UnaryOp::kMinus ? "- " : "+ ";
+        *out += e.unary_op == UnaryOp::kMinus    ? "- "
+                : e.unary_op == UnaryOp::kBitNot ? "~ "
+                                                 : "+ ";
         Write(*a[0], kLevelUnary, out);
       }
       return;
@@ -327,6 +343,15 @@ void WriteIndexColumns(const std::vector<IndexColumn>& columns,
   *out += ')';
 }
 
+void WriteHint(const IndexHint& hint, std::string* out) {
+  if (hint.not_indexed) {
+    *out += " NOT INDEXED";
+  } else if (!hint.index.empty()) {
+    *out += " INDEXED BY ";
+    WriteName(hint.index, out);
+  }
+}
+
 void WriteSelect(const Select& s, std::string* out) {
   *out += s.distinct ? "SELECT DISTINCT " : "SELECT ";
   for (size_t i = 0; i < s.items.size(); ++i) {
@@ -353,6 +378,7 @@ void WriteSelect(const Select& s, std::string* out) {
       *out += " AS ";
       WriteName(s.alias, out);
     }
+    WriteHint(s.hint, out);
     for (const JoinTable& j : s.joins) {
       *out += " JOIN ";
       WriteName(j.table, out);
@@ -360,6 +386,7 @@ void WriteSelect(const Select& s, std::string* out) {
         *out += " AS ";
         WriteName(j.alias, out);
       }
+      WriteHint(j.hint, out);
       if (j.on) {
         *out += " ON ";
         Write(*j.on, 0, out);
@@ -460,7 +487,9 @@ struct StatementWriter {
     WriteName(d.name, out);
   }
   void operator()(const Insert& s) const {
-    *out += "INSERT INTO ";
+    *out += s.on_conflict == OnConflict::kReplace  ? "INSERT OR REPLACE INTO "
+            : s.on_conflict == OnConflict::kIgnore ? "INSERT OR IGNORE INTO "
+                                                   : "INSERT INTO ";
     WriteName(s.table, out);
     if (!s.columns.empty()) {
       *out += " (";

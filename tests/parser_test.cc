@@ -41,14 +41,16 @@ std::string Tree(const Expr& e) {
       return e.name.empty() ? "?" + std::to_string(e.param_index)
                             : ":" + e.name;
     case ExprKind::kUnary: {
-      const char* op = e.unary_op == UnaryOp::kNot     ? "NOT"
-                       : e.unary_op == UnaryOp::kMinus ? "-"
-                                                       : "+";
+      const char* op = e.unary_op == UnaryOp::kNot      ? "NOT"
+                       : e.unary_op == UnaryOp::kMinus  ? "-"
+                       : e.unary_op == UnaryOp::kBitNot ? "~"
+                                                        : "+";
       return std::string("(") + op + " " + Tree(*e.args[0]) + ")";
     }
     case ExprKind::kBinary: {
-      static const char* kOps[] = {"+",  "-", "*",  "/", "%",  "||",  "=",
-                                   "<>", "<", "<=", ">", ">=", "AND", "OR"};
+      static const char* kOps[] = {
+          "+",  "-", "*",  "/",   "%",  "||", "=", "<>", "<",
+          "<=", ">", ">=", "AND", "OR", "&",  "|", "<<", ">>"};
       return "(" + Tree(*e.args[0]) + " " +
              kOps[static_cast<int>(e.binary_op)] + " " + Tree(*e.args[1]) + ")";
     }
@@ -199,6 +201,23 @@ TEST(ParserPrecedence, ArithmeticLevelsAndLeftAssociativity) {
   EXPECT_EQ(Item("a - b - c"), "((a - b) - c)");
   EXPECT_EQ(Item("a * b || c"), "(a * (b || c))");
   EXPECT_EQ(Item("- a || b"), "((- a) || b)");
+}
+
+// SQLite's levels: & | << >> share one, between comparison and + -.
+TEST(ParserPrecedence, BitwiseOperators) {
+  EXPECT_EQ(Item("a & b | c << d >> e"), "((((a & b) | c) << d) >> e)");
+  EXPECT_EQ(Item("a + b << c * d"), "((a + b) << (c * d))");
+  EXPECT_EQ(Where("a < b & c"), "(a < (b & c))");
+  EXPECT_EQ(Where("a & b = c | d"), "((a & b) = (c | d))");
+  EXPECT_EQ(Item("a || b | c"), "((a || b) | c)");
+  EXPECT_EQ(Item("~ a & - ~ b"), "((~ a) & (- (~ b)))");
+  EXPECT_EQ(Where("a << 1 BETWEEN b AND c >> 1"),
+            "((a << 1) BETWEEN b (c >> 1))");
+}
+
+TEST(ParserPrecedence, InATable) {
+  EXPECT_EQ(Where("a IN t"), "[a IN (SELECT * FROM t)]");
+  EXPECT_EQ(Where("a NOT IN t AND b"), "([a NOT IN (SELECT * FROM t)] AND b)");
 }
 
 TEST(ParserPrecedence, NotAsAnOperandExtendsOverEquality) {
@@ -506,6 +525,14 @@ TEST(ParserStatements, InsertValuesAndSelect) {
             "INSERT INTO t (a, b) VALUES (1, ?1), (- 2, NULL)");
   EXPECT_EQ(RoundTrip("INSERT INTO tab1 SELECT * FROM tab0"),
             "INSERT INTO tab1 SELECT * FROM tab0");
+  EXPECT_EQ(RoundTrip("INSERT OR REPLACE INTO t VALUES (1)"),
+            "INSERT OR REPLACE INTO t VALUES (1)");
+  EXPECT_EQ(RoundTrip("replace into t (a) select b from u"),
+            "INSERT OR REPLACE INTO t (a) SELECT b FROM u");
+  EXPECT_EQ(RoundTrip("INSERT OR IGNORE INTO t VALUES (1)"),
+            "INSERT OR IGNORE INTO t VALUES (1)");
+  EXPECT_EQ(RoundTrip("INSERT OR ABORT INTO t VALUES (1)"),
+            "INSERT INTO t VALUES (1)");
 }
 
 TEST(ParserStatements, UpdateAndDelete) {
@@ -523,6 +550,17 @@ TEST(ParserStatements, SelectWithEveryClause) {
             "DESC, b LIMIT ?1 OFFSET 10");
   EXPECT_EQ(RoundTrip("SELECT ALL * FROM tab0 LIMIT 5"),
             "SELECT * FROM tab0 LIMIT 5");
+}
+
+TEST(ParserStatements, IndexHints) {
+  EXPECT_EQ(RoundTrip("SELECT a FROM t NOT INDEXED WHERE a = 1"),
+            "SELECT a FROM t NOT INDEXED WHERE a = 1");
+  EXPECT_EQ(RoundTrip("SELECT * FROM t x INDEXED BY i JOIN u NOT INDEXED "
+                      "ON x.a = u.a"),
+            "SELECT * FROM t AS x INDEXED BY i JOIN u NOT INDEXED ON x.a = "
+            "u.a");
+  // INDEXED alone is an alias.
+  EXPECT_EQ(RoundTrip("SELECT * FROM t indexed"), "SELECT * FROM t AS indexed");
 }
 
 TEST(ParserStatements, ExplainAnalyzeCheck) {
@@ -637,9 +675,10 @@ TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
             "NotSupported at 1:1: WITH");
   EXPECT_EQ(Error("SELECT rank() OVER (ORDER BY a) FROM t"),
             "NotSupported at 1:15: window function");
-  EXPECT_EQ(Error("REPLACE INTO t VALUES (1)"), "NotSupported at 1:1: REPLACE");
-  EXPECT_EQ(Error("INSERT OR REPLACE INTO t VALUES (1)"),
-            "NotSupported at 1:8: INSERT OR ...");
+  EXPECT_EQ(Error("INSERT OR FAIL INTO t VALUES (1)"),
+            "NotSupported at 1:11: INSERT OR FAIL");
+  EXPECT_EQ(Error("INSERT OR ROLLBACK INTO t VALUES (1)"),
+            "NotSupported at 1:11: INSERT OR ROLLBACK");
   EXPECT_EQ(Error("INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING"),
             "NotSupported at 1:26: ON CONFLICT");
   EXPECT_EQ(Error("ALTER TABLE t ADD COLUMN b INT"),

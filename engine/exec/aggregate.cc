@@ -36,6 +36,7 @@ class Accumulator {
     ++count_;
     switch (spec_->kind) {
       case AggregateKind::kSum:
+      case AggregateKind::kTotal:
       case AggregateKind::kAvg:
         if (v.type() == Type::kList) {
           return Status::TypeError(PlaceOf(*spec_->arg) +
@@ -76,6 +77,8 @@ class Accumulator {
       case AggregateKind::kSum:
         if (count_ == 0) return Value();
         return real_ ? Value::Real(rsum_) : Value::Int(isum_);
+      case AggregateKind::kTotal:
+        return Value::Real(rsum_);
       case AggregateKind::kAvg:
         if (count_ == 0) return Value();
         return Value::Real(rsum_ / static_cast<double>(count_));
@@ -106,7 +109,7 @@ class Accumulator {
         return Status::TypeError(PlaceOf(*spec_->arg) +
                                  "integer overflow in SUM");
       }
-      real_ = true;  // (AVG reads rsum_ alone)
+      real_ = true;  // (AVG and total() read rsum_ alone)
     } else if (!real_) {
       isum_ = sum;
     }

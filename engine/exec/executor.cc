@@ -18,11 +18,11 @@ std::string Where(const parser::Position& pos) {
 
 // Builds a full row for `table` from target columns and values: defaults for
 // the rest, values coerced to the column types, NOT NULL checked.
-Status MakeRow(const TableSchema& table, const std::vector<int>& targets,
-               std::vector<Value> values, const RowIdAllocator& rowids,
-               Row* row, const std::vector<BoundExprPtr>* exprs = nullptr) {
+Result<bool> MakeRow(const TableSchema& table, const std::vector<int>& targets,
+                     std::vector<Value> values, parser::OnConflict conflict,
+                     const RowIdAllocator& rowids, Row* row,
+                     const std::vector<BoundExprPtr>* exprs = nullptr) {
   row->assign(table.columns.size(), Value());
-  std::vector<bool> given(table.columns.size(), false);
   for (size_t i = 0; i < table.columns.size(); ++i) {
     (*row)[i] = table.columns[i].default_value;
   }
@@ -38,25 +38,53 @@ Status MakeRow(const TableSchema& table, const std::vector<int>& targets,
       return v.status().WithPrefix(Where((*exprs)[i]->pos));
     }
     (*row)[targets[i]] = std::move(v).value();
-    given[targets[i]] = true;
   }
-  if (AssignsRowId(table)) {
-    Value& key = (*row)[table.primary_key[0].column];
-    if (key.is_null()) {
-      LQ_ASSIGN_OR_RETURN(int64_t id, rowids(table, nullptr));
-      key = Value::Int(id);
-    } else if (key.type() == Type::kInteger) {
-      LQ_RETURN_IF_ERROR(rowids(table, &key).status());
-    }
-  }
+  const int assigned = AssignsRowId(table) ? table.primary_key[0].column : -1;
   for (size_t i = 0; i < table.columns.size(); ++i) {
     const ColumnSchema& c = table.columns[i];
-    if (c.not_null && (*row)[i].is_null()) {
-      return Status::ConstraintError("NOT NULL column " + table.name + "." +
-                                     c.name + " got NULL");
+    if (!c.not_null || !(*row)[i].is_null() ||
+        static_cast<int>(i) == assigned) {
+      continue;
+    }
+    // SQLite: OR IGNORE skips the row; OR REPLACE takes the column's
+    // default instead, when it has one.
+    if (conflict == parser::OnConflict::kIgnore) return false;
+    if (conflict == parser::OnConflict::kReplace &&
+        !c.default_value.is_null()) {
+      (*row)[i] = c.default_value;
+      continue;
+    }
+    return Status::ConstraintError("NOT NULL column " + table.name + "." +
+                                   c.name + " got NULL");
+  }
+  if (assigned >= 0 && (*row)[assigned].is_null()) {
+    LQ_ASSIGN_OR_RETURN(int64_t id, rowids.next(table));
+    (*row)[assigned] = Value::Int(id);
+  }
+  return true;
+}
+
+// Writes `row` as the INSERT's conflict clause says: false when OR IGNORE
+// skips it. OR REPLACE first deletes the rows it collides with.
+Result<bool> PlaceRow(const TableSchema& table, const Row& row,
+                      parser::OnConflict conflict, WriteTxn* txn,
+                      const RowIdAllocator& rowids, InsertCounts* counts) {
+  if (conflict != parser::OnConflict::kAbort) {
+    std::vector<Row> hit;
+    LQ_RETURN_IF_ERROR(txn->Collisions(table, row, &hit));
+    if (!hit.empty() && conflict == parser::OnConflict::kIgnore) return false;
+    for (const Row& old : hit) LQ_RETURN_IF_ERROR(txn->DeleteRow(table, old));
+    counts->replaced += static_cast<int64_t>(hit.size());
+  }
+  LQ_RETURN_IF_ERROR(txn->InsertRow(table, row));
+  if (AssignsRowId(table)) {
+    const Value& key = row[table.primary_key[0].column];
+    if (key.type() == Type::kInteger) {
+      LQ_RETURN_IF_ERROR(rowids.placed(table, key.int_value()));
     }
   }
-  return Status::OK();
+  ++counts->inserted;
+  return true;
 }
 
 }  // namespace
@@ -232,12 +260,13 @@ bool UpdateNeedsKeyOrder(const BoundUpdate& update) {
   return false;
 }
 
-Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
-                              const RuleSet& rules, WriteTxn* txn,
-                              const RowIdAllocator& rowids) {
+Result<InsertCounts> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
+                                   const RuleSet& rules, WriteTxn* txn,
+                                   const RowIdAllocator& rowids) {
   BoundInsert& insert = *insert_ptr;
   const TableSchema& table = *insert.table;
-  int64_t count = 0;
+  const parser::OnConflict conflict = insert.on_conflict;
+  InsertCounts counts;
   Row row;
   if (insert.select) {
     LQ_ASSIGN_OR_RETURN(SelectExecution exec,
@@ -245,13 +274,16 @@ Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
     Row in;
     while (exec.root->Next(&in)) {
       in.resize(exec.width);
-      LQ_RETURN_IF_ERROR(
-          MakeRow(table, insert.target_columns, std::move(in), rowids, &row));
-      LQ_RETURN_IF_ERROR(txn->InsertRow(table, row));
-      ++count;
+      LQ_ASSIGN_OR_RETURN(bool made,
+                          MakeRow(table, insert.target_columns, std::move(in),
+                                  conflict, rowids, &row));
+      if (made) {
+        LQ_RETURN_IF_ERROR(
+            PlaceRow(table, row, conflict, txn, rowids, &counts).status());
+      }
     }
     LQ_RETURN_IF_ERROR(exec.root->status());
-    return count;
+    return counts;
   }
   EvalContext ec{nullptr, ctx->params, nullptr, ctx};
   for (const auto& exprs : insert.rows) {
@@ -260,12 +292,15 @@ Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
       LQ_ASSIGN_OR_RETURN(Value v, Evaluate(*e, ec));
       values.push_back(std::move(v));
     }
-    LQ_RETURN_IF_ERROR(MakeRow(table, insert.target_columns, std::move(values),
-                               rowids, &row, &exprs));
-    LQ_RETURN_IF_ERROR(txn->InsertRow(table, row));
-    ++count;
+    LQ_ASSIGN_OR_RETURN(bool made,
+                        MakeRow(table, insert.target_columns, std::move(values),
+                                conflict, rowids, &row, &exprs));
+    if (made) {
+      LQ_RETURN_IF_ERROR(
+          PlaceRow(table, row, conflict, txn, rowids, &counts).status());
+    }
   }
-  return count;
+  return counts;
 }
 
 Result<int64_t> ExecuteUpdate(BoundUpdate* update_ptr, ExecContext* ctx,

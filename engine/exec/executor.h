@@ -86,14 +86,24 @@ Result<SelectExecution> BuildSelect(const BoundSelect& select, ExecContext* ctx,
 bool AssignsRowId(const TableSchema& table);
 
 // Hands out the keys AssignsRowId tables get (the caller serializes
-// writers): with `given` null, the next one; with `given`, a key a row
-// gives itself, so later ones come after it (returned as is).
-using RowIdAllocator =
-    std::function<Result<int64_t>(const TableSchema&, const Value* given)>;
+// writers): `next` is the key a row that leaves it out gets, one past the
+// largest the table holds or the statement has placed; `placed` notes the
+// key of a row written, so later ones come after it. (A row INSERT OR
+// IGNORE skips takes no key.)
+struct RowIdAllocator {
+  std::function<Result<int64_t>(const TableSchema&)> next;
+  std::function<Status(const TableSchema&, int64_t key)> placed;
+};
 
-Result<int64_t> ExecuteInsert(BoundInsert* insert, ExecContext* ctx,
-                              const RuleSet& rules, WriteTxn* txn,
-                              const RowIdAllocator& rowids);
+// What an INSERT did: rows written, and rows INSERT OR REPLACE deleted.
+struct InsertCounts {
+  int64_t inserted = 0;
+  int64_t replaced = 0;
+};
+
+Result<InsertCounts> ExecuteInsert(BoundInsert* insert, ExecContext* ctx,
+                                   const RuleSet& rules, WriteTxn* txn,
+                                   const RowIdAllocator& rowids);
 Result<int64_t> ExecuteUpdate(BoundUpdate* update, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn);
 Result<int64_t> ExecuteDelete(BoundDelete* del, ExecContext* ctx,

@@ -281,6 +281,8 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
           return v;
         case UnaryOp::kMinus:
           return Placed(e, Negate(v));
+        case UnaryOp::kBitNot:
+          return Placed(e, BitNot(v));
         case UnaryOp::kNot: {
           std::optional<bool> t = Truth(v);
           if (!t) return Value();
@@ -636,13 +638,15 @@ std::string ExprToString(const BoundExpr& e,
       return s.append(std::to_string(e.index));
     }
     case BoundExpr::Kind::kUnary:
-      return std::string(e.unary_op == UnaryOp::kNot     ? "NOT "
-                         : e.unary_op == UnaryOp::kMinus ? "-"
-                                                         : "+") +
+      return std::string(e.unary_op == UnaryOp::kNot      ? "NOT "
+                         : e.unary_op == UnaryOp::kMinus  ? "-"
+                         : e.unary_op == UnaryOp::kBitNot ? "~"
+                                                          : "+") +
              arg(0);
     case BoundExpr::Kind::kBinary: {
-      static const char* kOps[] = {"+",  "-", "*",  "/", "%",  "||",  "=",
-                                   "<>", "<", "<=", ">", ">=", "AND", "OR"};
+      static const char* kOps[] = {
+          "+",  "-", "*",  "/",   "%",  "||", "=", "<>", "<",
+          "<=", ">", ">=", "AND", "OR", "&",  "|", "<<", ">>"};
       std::string s = "(";
       s.append(arg(0)).append(" ").append(kOps[static_cast<int>(e.binary_op)]);
       return s.append(" ").append(arg(1)).append(")");

@@ -50,6 +50,7 @@ enum class AggregateKind {
   kMax,
   kAvg,
   kGroupConcat,
+  kTotal,  // SQLite's total(): sum() as a REAL, 0.0 over no values
 };
 
 struct BoundExpr;

@@ -104,11 +104,26 @@ bool MulOverflow(int64_t a, int64_t b, int64_t* r) {
 }
 
 const char* Symbol(BinaryOp op) {
-  return op == BinaryOp::kAdd   ? "+"
-         : op == BinaryOp::kSub ? "-"
-         : op == BinaryOp::kMul ? "*"
-         : op == BinaryOp::kDiv ? "/"
-                                : "%";
+  switch (op) {
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMul:
+      return "*";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kBitAnd:
+      return "&";
+    case BinaryOp::kBitOr:
+      return "|";
+    case BinaryOp::kShiftLeft:
+      return "<<";
+    case BinaryOp::kShiftRight:
+      return ">>";
+    default:
+      return "%";
+  }
 }
 
 Status Overflow(const Value& a, BinaryOp op, const Value& b) {
@@ -148,6 +163,40 @@ int64_t IntegerPrefix(std::string_view s) {
   if (overflow || magnitude > max) magnitude = max;
   return negative ? static_cast<int64_t>(0 - magnitude)
                   : static_cast<int64_t>(magnitude);
+}
+
+// The integer an operand of ~ & | << >> stands for, as SQLite takes it: a
+// REAL clamped and truncated, TEXT and BLOB by their integer prefix, with
+// no numeric affinity first ('1e1' is 1, where + reads it as 10.0).
+int64_t BitOperand(const Value& v) {
+  switch (v.type()) {
+    case Type::kReal:
+      return DoubleToInt64(v.real_value());
+    case Type::kText:
+    case Type::kBlob:
+      return IntegerPrefix(v.text());
+    default:
+      return v.int_value();
+  }
+}
+
+// a << b (a >> b when !left) on 64 bits, as SQLite shifts: a negative b
+// shifts the other way, 64 places or more leave 0 (-1 for a negative a
+// shifted right), and a right shift keeps the sign.
+int64_t Shift(int64_t a, int64_t b, bool left) {
+  if (b < 0) {
+    left = !left;
+    b = b > -64 ? -b : 64;
+  }
+  if (b >= 64) return (a >= 0 || left) ? 0 : -1;
+  uint64_t u = static_cast<uint64_t>(a);
+  if (left) {
+    u <<= b;
+  } else {
+    u >>= b;
+    if (a < 0 && b > 0) u |= ~uint64_t{0} << (64 - b);
+  }
+  return static_cast<int64_t>(u);
 }
 
 int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
@@ -348,6 +397,18 @@ Result<Value> Arithmetic(BinaryOp op, const Value& a0, const Value& b0) {
   }
   if (a0.type() == Type::kList) return ListOperand(Symbol(op), a0);
   if (b0.type() == Type::kList) return ListOperand(Symbol(op), b0);
+  switch (op) {
+    case BinaryOp::kBitAnd:
+      return Value::Int(BitOperand(a0) & BitOperand(b0));
+    case BinaryOp::kBitOr:
+      return Value::Int(BitOperand(a0) | BitOperand(b0));
+    case BinaryOp::kShiftLeft:
+    case BinaryOp::kShiftRight:
+      return Value::Int(
+          Shift(BitOperand(a0), BitOperand(b0), op == BinaryOp::kShiftLeft));
+    default:
+      break;
+  }
   Value a = ToNumeric(a0), b = ToNumeric(b0);
   if (a.type() == Type::kInteger && b.type() == Type::kInteger) {
     int64_t x = a.int_value(), y = b.int_value(), r = 0;
@@ -408,6 +469,12 @@ Result<Value> Arithmetic(BinaryOp op, const Value& a0, const Value& b0) {
       break;
   }
   return Status::InvalidArgument("not an arithmetic operator");
+}
+
+Result<Value> BitNot(const Value& v) {
+  if (v.is_null()) return Value();
+  if (v.type() == Type::kList) return ListOperand("~", v);
+  return Value::Int(~BitOperand(v));
 }
 
 Result<Value> Negate(const Value& v0) {

@@ -51,10 +51,11 @@ inline constexpr size_t kMaxValueBytes = size_t{64} << 20;
 // LimitExceeded naming the size when `bytes` exceed kMaxValueBytes.
 Status CheckValueSize(size_t bytes, const char* what);
 
-// + - * / % and ||. Errors on integer overflow and on a || result longer
-// than kMaxValueBytes.
+// + - * / %, ||, and & | << >>. Errors on integer overflow and on a ||
+// result longer than kMaxValueBytes.
 Result<Value> Arithmetic(parser::BinaryOp op, const Value& a, const Value& b);
 Result<Value> Negate(const Value& v);
+Result<Value> BitNot(const Value& v);  // ~v
 
 // SQL truth of a value: NULL -> nullopt; numbers -> != 0; text -> its
 // numeric prefix != 0 (SQLite).

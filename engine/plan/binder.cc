@@ -25,7 +25,7 @@ std::vector<std::string> ColumnNames(const TableSchema& table) {
 
 bool IsAggregateName(const std::string& name) {
   return name == "count" || name == "sum" || name == "min" || name == "max" ||
-         name == "avg" || name == "group_concat";
+         name == "avg" || name == "group_concat" || name == "total";
 }
 
 bool HasAggregate(const BoundExpr& e) {
@@ -97,6 +97,29 @@ struct Binder::Scope {
   const std::vector<parser::SelectItem>* unbound_items = nullptr;
   std::vector<std::string> resolving;
 };
+
+namespace {
+
+// `table` as the planner of one query sees it under `hint`: NOT INDEXED
+// without its indexes, INDEXED BY i with index i alone (the primary key
+// stays either way).
+Result<std::shared_ptr<const TableSchema>> Hinted(
+    std::shared_ptr<const TableSchema> table, const parser::IndexHint& hint) {
+  if (!hint.not_indexed && hint.index.empty()) return table;
+  auto copy = std::make_shared<TableSchema>(*table);
+  copy->indexes.clear();
+  if (hint.not_indexed) return std::shared_ptr<const TableSchema>(copy);
+  for (const auto& index : table->indexes) {
+    if (index->name == hint.index) copy->indexes.push_back(index);
+  }
+  if (copy->indexes.empty()) {
+    return Status::NotFound(Where(hint.pos) + "no index " + hint.index +
+                            " on table " + table->name + " (INDEXED BY)");
+  }
+  return std::shared_ptr<const TableSchema>(copy);
+}
+
+}  // namespace
 
 Result<std::shared_ptr<const TableSchema>> Binder::FindTable(
     const std::string& name, const parser::Position& pos, bool write) const {
@@ -437,12 +460,13 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
             Where(e.pos) +
             "group_concat(DISTINCT ...) takes one argument (no separator)");
       }
-      spec.kind = e.name == "count" ? AggregateKind::kCount
-                  : e.name == "sum" ? AggregateKind::kSum
-                  : e.name == "min" ? AggregateKind::kMin
-                  : e.name == "max" ? AggregateKind::kMax
-                  : e.name == "avg" ? AggregateKind::kAvg
-                                    : AggregateKind::kGroupConcat;
+      spec.kind = e.name == "count"   ? AggregateKind::kCount
+                  : e.name == "sum"   ? AggregateKind::kSum
+                  : e.name == "min"   ? AggregateKind::kMin
+                  : e.name == "max"   ? AggregateKind::kMax
+                  : e.name == "avg"   ? AggregateKind::kAvg
+                  : e.name == "total" ? AggregateKind::kTotal
+                                      : AggregateKind::kGroupConcat;
       scope.inside_aggregate = true;
       Result<BoundExprPtr> arg = Bind(*e.args[0], scope);
       Result<BoundExprPtr> sep = concat && e.args.size() > 1
@@ -472,7 +496,8 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
     if (spec.kind == AggregateKind::kCountStar ||
         spec.kind == AggregateKind::kCount) {
       out->type = Type::kInteger;
-    } else if (spec.kind == AggregateKind::kAvg) {
+    } else if (spec.kind == AggregateKind::kAvg ||
+               spec.kind == AggregateKind::kTotal) {
       out->type = Type::kReal;
     } else if (spec.kind == AggregateKind::kGroupConcat) {
       out->type = Type::kText;
@@ -545,8 +570,10 @@ std::pair<int, int> StarColumns(const BoundSelect& select,
 Status Binder::BindFrom(const parser::Select& select, BoundSelect* out) {
   auto joined = std::make_shared<TableSchema>();
   auto add = [&](const std::string& name, const parser::Position& pos,
-                 const std::string& alias) -> Status {
-    LQ_ASSIGN_OR_RETURN(auto table, FindTable(name, pos));
+                 const std::string& alias,
+                 const parser::IndexHint& hint) -> Status {
+    LQ_ASSIGN_OR_RETURN(auto found, FindTable(name, pos));
+    LQ_ASSIGN_OR_RETURN(auto table, Hinted(std::move(found), hint));
     BoundTableRef ref;
     ref.name = alias.empty() ? name : alias;
     ref.offset = static_cast<int>(joined->columns.size());
@@ -571,9 +598,10 @@ Status Binder::BindFrom(const parser::Select& select, BoundSelect* out) {
     out->from.push_back(std::move(ref));
     return Status::OK();
   };
-  LQ_RETURN_IF_ERROR(add(select.table, select.table_pos, select.alias));
+  LQ_RETURN_IF_ERROR(
+      add(select.table, select.table_pos, select.alias, select.hint));
   for (const parser::JoinTable& j : select.joins) {
-    LQ_RETURN_IF_ERROR(add(j.table, j.pos, j.alias));
+    LQ_RETURN_IF_ERROR(add(j.table, j.pos, j.alias, j.hint));
   }
   out->table = std::move(joined);
   return Status::OK();
@@ -590,7 +618,8 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
       }
     }
   } else if (select.joins.empty()) {
-    LQ_ASSIGN_OR_RETURN(out.table, FindTable(select.table, select.table_pos));
+    LQ_ASSIGN_OR_RETURN(auto found, FindTable(select.table, select.table_pos));
+    LQ_ASSIGN_OR_RETURN(out.table, Hinted(std::move(found), select.hint));
   } else {
     LQ_RETURN_IF_ERROR(BindFrom(select, &out));
   }
@@ -757,6 +786,7 @@ Status Binder::BindGroupBy(const parser::Select& select, Scope& scope,
 
 Result<BoundInsert> Binder::BindInsert(const parser::Insert& insert) {
   BoundInsert out;
+  out.on_conflict = insert.on_conflict;
   LQ_ASSIGN_OR_RETURN(out.table,
                       FindTable(insert.table, insert.table_pos, true));
   const TableSchema& t = *out.table;
@@ -824,14 +854,16 @@ Result<BoundUpdate> Binder::BindUpdate(const parser::Update& update) {
       return Status::NotFound(Where(a.pos) + "no column " + a.column +
                               " in table " + out.table->name);
     }
-    for (const auto& [c, e] : out.assignments) {
-      if (c == col) {
-        return Status::InvalidArgument(Where(a.pos) + "column " + a.column +
-                                       " is assigned twice");
-      }
-    }
     LQ_ASSIGN_OR_RETURN(BoundExprPtr e, Bind(*a.value, scope));
-    out.assignments.emplace_back(col, std::move(e));
+    // A column assigned again takes its last value (SQLite ignores all
+    // but the rightmost assignment; each is still bound, and checked).
+    auto same = std::find_if(out.assignments.begin(), out.assignments.end(),
+                             [col](const auto& ce) { return ce.first == col; });
+    if (same != out.assignments.end()) {
+      same->second = std::move(e);
+    } else {
+      out.assignments.emplace_back(col, std::move(e));
+    }
   }
   if (update.where) {
     scope.context = "in WHERE";

@@ -88,6 +88,7 @@ struct ParamSlots {
 };
 
 struct BoundInsert {
+  parser::OnConflict on_conflict = parser::OnConflict::kAbort;
   std::shared_ptr<const TableSchema> table;
   std::vector<int> target_columns;              // per value position
   std::vector<std::vector<BoundExprPtr>> rows;  // VALUES

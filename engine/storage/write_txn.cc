@@ -232,6 +232,51 @@ Status WriteTxn::InsertRow(const TableSchema& table, const Row& row) {
   return CheckBytes();
 }
 
+Status WriteTxn::Collisions(const TableSchema& table, const Row& row,
+                            std::vector<Row>* rows) {
+  rows->clear();
+  std::vector<std::string> seen;  // physical keys of the rows found
+  // The row at logical key `key` in bucket `bucket`, unless found already.
+  auto add = [&](const std::string& key, int bucket) -> Status {
+    std::string placed = Place(key, bucket);
+    if (std::find(seen.begin(), seen.end(), placed) != seen.end()) {
+      return Status::OK();
+    }
+    std::string value;
+    Status s = Get(placed, &value);
+    if (s.code() == Status::Code::kNotFound) return Status::OK();
+    LQ_RETURN_IF_ERROR(s);
+    Row found;
+    LQ_RETURN_IF_ERROR(rows::DecodeRow(table, key, value, &found));
+    seen.push_back(std::move(placed));
+    rows->push_back(std::move(found));
+    return Status::OK();
+  };
+  const std::string key = rows::RowKey(table, row);
+  LQ_RETURN_IF_ERROR(add(key, BucketOf(table, key)));
+  std::vector<rows::IndexEntry> entries;
+  for (const auto& index : table.indexes) {
+    if (!index->unique) continue;
+    entries.clear();
+    rows::IndexEntriesForRow(table, *index, row, &entries);
+    for (const rows::IndexEntry& e : entries) {
+      if (!e.unique_key) continue;
+      // The owner's entry is in the owner's bucket, which may be any.
+      const int first = index->salt_buckets > 0 ? 0 : -1;
+      for (int b = first; b <= index->salt_buckets - 1; ++b) {
+        std::string value;
+        Status s = Get(Place(e.key, b), &value);
+        if (s.code() == Status::Code::kNotFound) continue;
+        LQ_RETURN_IF_ERROR(s);
+        rows::EntryParts parts;
+        LQ_RETURN_IF_ERROR(rows::ParseIndexEntry(*index, e.key, value, &parts));
+        LQ_RETURN_IF_ERROR(add(rows::IdPrefix(table.id).append(parts.pk), b));
+      }
+    }
+  }
+  return Status::OK();
+}
+
 Status WriteTxn::AddEntries(const TableSchema& table, const IndexSchema& index,
                             const Row& row, int bucket) {
   std::vector<rows::IndexEntry> entries;

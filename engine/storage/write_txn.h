@@ -71,6 +71,12 @@ class WriteTxn {
   Status InsertEntries(const TableSchema& table, const IndexSchema& index,
                        const Row& row);
   Status DeleteRow(const TableSchema& table, const Row& row);
+  // The rows `row` would collide with were it inserted (the row at its
+  // primary key, the owner of each of its UNIQUE entries' keys), each once,
+  // in the statement's view: what INSERT OR IGNORE skips a row for and
+  // INSERT OR REPLACE deletes.
+  Status Collisions(const TableSchema& table, const Row& row,
+                    std::vector<Row>* rows);
   Status UpdateRow(const TableSchema& table, const Row& old_row,
                    const Row& new_row);
 

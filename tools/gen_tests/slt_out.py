@@ -10,6 +10,8 @@ def literal(v):
         return "NULL"
     if isinstance(v, str):
         return "'" + v.replace("'", "''") + "'"
+    if isinstance(v, bytes):
+        return "x'" + v.hex() + "'"
     return repr(v)
 
 
