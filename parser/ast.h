@@ -301,6 +301,9 @@ struct Statement {
 // Deep structural equality, positions and source text ignored.
 bool Equal(const Statement& a, const Statement& b);
 
+// How `op` is written: "+", "<>", "AND", "<<", ...
+const char* BinaryOpText(BinaryOp op);
+
 }  // namespace levelql::parser
 
 #endif  // LEVELQL_PARSER_AST_H_

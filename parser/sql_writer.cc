@@ -70,48 +70,6 @@ int BinaryLevel(BinaryOp op) {
   return kLevelPrimary;
 }
 
-const char* BinarySpelling(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      return " + ";
-    case BinaryOp::kSub:
-      return " - ";
-    case BinaryOp::kMul:
-      return " * ";
-    case BinaryOp::kDiv:
-      return " / ";
-    case BinaryOp::kMod:
-      return " % ";
-    case BinaryOp::kConcat:
-      return " || ";
-    case BinaryOp::kEq:
-      return " = ";
-    case BinaryOp::kNe:
-      return " <> ";
-    case BinaryOp::kLt:
-      return " < ";
-    case BinaryOp::kLe:
-      return " <= ";
-    case BinaryOp::kGt:
-      return " > ";
-    case BinaryOp::kGe:
-      return " >= ";
-    case BinaryOp::kAnd:
-      return " AND ";
-    case BinaryOp::kOr:
-      return " OR ";
-    case BinaryOp::kBitAnd:
-      return " & ";
-    case BinaryOp::kBitOr:
-      return " | ";
-    case BinaryOp::kShiftLeft:
-      return " << ";
-    case BinaryOp::kShiftRight:
-      return " >> ";
-  }
-  return " ? ";
-}
-
 int LevelOf(const Expr& e) {
   switch (e.kind) {
     case ExprKind::kUnary:
@@ -228,7 +186,9 @@ void WriteInner(const Expr& e, std::string* out) {
     case ExprKind::kBinary: {
       int level = BinaryLevel(e.binary_op);
       Write(*a[0], level, out);
-      *out += BinarySpelling(e.binary_op);
+      *out += ' ';
+      *out += BinaryOpText(e.binary_op);
+      *out += ' ';
       Write(*a[1], level + 1, out);  // left-associative
       return;
     }

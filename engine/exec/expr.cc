@@ -644,11 +644,8 @@ std::string ExprToString(const BoundExpr& e,
                                                           : "+") +
              arg(0);
     case BoundExpr::Kind::kBinary: {
-      static const char* kOps[] = {
-          "+",  "-", "*",  "/",   "%",  "||", "=", "<>", "<",
-          "<=", ">", ">=", "AND", "OR", "&",  "|", "<<", ">>"};
       std::string s = "(";
-      s.append(arg(0)).append(" ").append(kOps[static_cast<int>(e.binary_op)]);
+      s.append(arg(0)).append(" ").append(parser::BinaryOpText(e.binary_op));
       return s.append(" ").append(arg(1)).append(")");
     }
     case BoundExpr::Kind::kBetween:

@@ -103,32 +103,9 @@ bool MulOverflow(int64_t a, int64_t b, int64_t* r) {
   return __builtin_mul_overflow(a, b, r);
 }
 
-const char* Symbol(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      return "+";
-    case BinaryOp::kSub:
-      return "-";
-    case BinaryOp::kMul:
-      return "*";
-    case BinaryOp::kDiv:
-      return "/";
-    case BinaryOp::kBitAnd:
-      return "&";
-    case BinaryOp::kBitOr:
-      return "|";
-    case BinaryOp::kShiftLeft:
-      return "<<";
-    case BinaryOp::kShiftRight:
-      return ">>";
-    default:
-      return "%";
-  }
-}
-
 Status Overflow(const Value& a, BinaryOp op, const Value& b) {
   return Status::TypeError("integer overflow in " + a.ToString() + " " +
-                           Symbol(op) + " " + b.ToString());
+                           parser::BinaryOpText(op) + " " + b.ToString());
 }
 
 // Arithmetic has no meaning for a list (a multi-valued column's value).
@@ -395,8 +372,10 @@ Result<Value> Arithmetic(BinaryOp op, const Value& a0, const Value& b0) {
     LQ_RETURN_IF_ERROR(CheckValueSize(a.size() + b.size(), "||"));
     return Value::Text(std::move(a) + b);
   }
-  if (a0.type() == Type::kList) return ListOperand(Symbol(op), a0);
-  if (b0.type() == Type::kList) return ListOperand(Symbol(op), b0);
+  if (a0.type() == Type::kList)
+    return ListOperand(parser::BinaryOpText(op), a0);
+  if (b0.type() == Type::kList)
+    return ListOperand(parser::BinaryOpText(op), b0);
   switch (op) {
     case BinaryOp::kBitAnd:
       return Value::Int(BitOperand(a0) & BitOperand(b0));

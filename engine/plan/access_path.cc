@@ -260,10 +260,8 @@ class PathBuilder {
       if (c == Coerced::kUnusable) return std::nullopt;
       Constraint out;
       if (c == Coerced::kAlwaysFalse) return out;  // no intervals
-      static const char* kOps[] = {"",  "",   "",  "",   "",  "",
-                                   "=", "<>", "<", "<=", ">", ">="};
       std::string label = Label(
-          [&] { return name + kOps[static_cast<int>(op)] + v.ToSqlLiteral(); });
+          [&] { return name + parser::BinaryOpText(op) + v.ToSqlLiteral(); });
       out.intervals.push_back(Compare(op, v, label));
       out.selectivity = op == BinaryOp::kEq ? 0.05 : 0.3;
       return out;
