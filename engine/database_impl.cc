@@ -428,24 +428,37 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
   return EmptyCursor();
 }
 
+namespace {
+
+// The largest key of `table`'s rows in `view`'s logical key order (nullopt:
+// no row). `table` is one AssignsRowId holds.
+Result<std::optional<int64_t>> LargestKeyIn(const TableSchema& table,
+                                            KvIterator* view) {
+  std::string prefix = rows::IdPrefix(table.id);
+  view->SetBounds(prefix, keys::PrefixSuccessor(prefix));
+  view->SeekBefore(keys::PrefixSuccessor(prefix));
+  std::optional<int64_t> largest;
+  if (view->Valid() && view->key().substr(0, prefix.size()) == prefix) {
+    Row row;
+    LQ_RETURN_IF_ERROR(
+        rows::DecodeRow(table, view->key(), view->value(), &row));
+    largest = row[table.primary_key[0].column].int_value();
+  }
+  LQ_RETURN_IF_ERROR(view->status());
+  return largest;
+}
+
+}  // namespace
+
 Result<std::optional<int64_t>*> DatabaseImpl::LargestRowId(
     const TableSchema& table, const ExecContext& ctx) {
   auto it = next_rowid_.find(table.id);
   if (it == next_rowid_.end()) {
     // The writer holds the slot: ctx's snapshot has every commit (and
     // inside a transaction, its view has the transaction's rows too).
-    std::string prefix = rows::IdPrefix(table.id);
     auto iter = ctx.store->NewIterator(ctx.snapshot.get());
-    iter->SetBounds(prefix, keys::PrefixSuccessor(prefix));
-    iter->SeekBefore(keys::PrefixSuccessor(prefix));
-    std::optional<int64_t> largest;
-    if (iter->Valid() && iter->key().substr(0, prefix.size()) == prefix) {
-      Row row;
-      LQ_RETURN_IF_ERROR(
-          rows::DecodeRow(table, iter->key(), iter->value(), &row));
-      largest = row[table.primary_key[0].column].int_value();
-    }
-    LQ_RETURN_IF_ERROR(iter->status());
+    LQ_ASSIGN_OR_RETURN(std::optional<int64_t> largest,
+                        LargestKeyIn(table, iter.get()));
     it = next_rowid_.emplace(table.id, largest).first;
   }
   return &it->second;
@@ -468,13 +481,10 @@ Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
   return *largest ? **largest + 1 : 1;
 }
 
-Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
-                                           const Params& params,
-                                           const StatementView* view,
-                                           size_t max_bytes, ExecContext* ctx,
-                                           std::vector<Value>* values,
-                                           std::unique_ptr<WriteTxn>* txn) {
-  Binder binder(view ? view->catalog : catalog());
+RowIdAllocator DatabaseImpl::RowIds(const ExecContext* ctx,
+                                    const std::unique_ptr<WriteTxn>* txn,
+                                    std::shared_ptr<const SaltLayout> layout) {
+  if (layout->empty()) layout = nullptr;
   RowIdAllocator rowids;
   rowids.next = [this, ctx](const TableSchema& t) {
     return NextRowId(t, *ctx);
@@ -486,6 +496,31 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
     if (!*largest || key > **largest) *largest = key;
     return Status::OK();
   };
+  // The row deleted held the largest key: count again through the
+  // statement's own writes (the rows it deleted gone), in logical order.
+  rowids.deleted = [this, txn, layout](const TableSchema& t,
+                                       int64_t key) -> Status {
+    // (Not counted yet: counted now, while the statement still sees what
+    // it deleted gone; the snapshot LargestRowId reads still has it.)
+    auto it = next_rowid_.find(t.id);
+    if (it != next_rowid_.end() && it->second != key) return Status::OK();
+    auto iter = (*txn)->NewIterator(layout);
+    LQ_ASSIGN_OR_RETURN(next_rowid_[t.id], LargestKeyIn(t, iter.get()));
+    return Status::OK();
+  };
+  return rowids;
+}
+
+Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
+                                           const Params& params,
+                                           const StatementView* view,
+                                           size_t max_bytes, ExecContext* ctx,
+                                           std::vector<Value>* values,
+                                           std::unique_ptr<WriteTxn>* txn) {
+  const std::shared_ptr<const CatalogState> cat =
+      view && view->catalog ? view->catalog : catalog();
+  Binder binder(cat);
+  const RowIdAllocator rowids = RowIds(ctx, txn, cat->salt_layout);
   auto start = [&](const ParamSlots& slots) -> Status {
     LQ_ASSIGN_OR_RETURN(*values, BindParams(slots, params));
     *ctx = NewContext(values, view);
@@ -498,14 +533,10 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
   if (auto* ins = std::get_if<parser::Insert>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundInsert bound, binder.BindInsert(*ins));
     LQ_RETURN_IF_ERROR(start(binder.params()));
-    LQ_ASSIGN_OR_RETURN(InsertCounts n, ExecuteInsert(&bound, ctx, rules(),
-                                                      txn->get(), rowids));
+    LQ_ASSIGN_OR_RETURN(
+        int64_t n, ExecuteInsert(&bound, ctx, rules(), txn->get(), rowids));
     LQ_RETURN_IF_ERROR((*txn)->FlushRanks());
-    // OR REPLACE may have deleted the largest key: count again.
-    if (n.replaced > 0 && AssignsRowId(*bound.table)) {
-      next_rowid_.erase(bound.table->id);
-    }
-    return n.inserted;
+    return n;
   }
   if (auto* up = std::get_if<parser::Update>(&stmt.node)) {
     LQ_ASSIGN_OR_RETURN(BoundUpdate bound, binder.BindUpdate(*up));

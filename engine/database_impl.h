@@ -232,7 +232,13 @@ class DatabaseImpl : public Database {
   Result<std::optional<int64_t>*> LargestRowId(const TableSchema& table,
                                                const ExecContext& ctx);
   // The key an INSERT gives a row that leaves it out: one past the largest.
+  // REQUIRES: the writer slot.
   Result<int64_t> NextRowId(const TableSchema& table, const ExecContext& ctx);
+  // The keys of the statement running in `ctx` and `*txn` (whose tables are
+  // salted by `layout`), counted in next_rowid_. REQUIRES: the writer slot.
+  RowIdAllocator RowIds(const ExecContext* ctx,
+                        const std::unique_ptr<WriteTxn>* txn,
+                        std::shared_ptr<const SaltLayout> layout);
   // A statement's context over `view` (null: the current catalog and a
   // fresh snapshot).
   ExecContext NewContext(const std::vector<Value>* params,

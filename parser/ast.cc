@@ -201,6 +201,20 @@ bool Equal(const Statement& a, const Statement& b) {
       a.node);
 }
 
+const char* UnaryOpText(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::kPlus:
+      return "+";
+    case UnaryOp::kMinus:
+      return "-";
+    case UnaryOp::kNot:
+      return "NOT";
+    case UnaryOp::kBitNot:
+      return "~";
+  }
+  return "?";
+}
+
 const char* BinaryOpText(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd:

@@ -185,7 +185,6 @@ struct OrderItem {
   bool desc = false;
 };
 
-// A table after the first of FROM: `JOIN t [AS] a [ON expr]`, or `, t`.
 // SQLite's `INDEXED BY i` or `NOT INDEXED` after a table in FROM: which
 // of its indexes the planner may use (the primary key always).
 struct IndexHint {
@@ -197,6 +196,7 @@ struct IndexHint {
   }
 };
 
+// A table after the first of FROM: `JOIN t [AS] a [ON expr]`, or `, t`.
 struct JoinTable {
   std::string table;
   Position pos;
@@ -303,6 +303,8 @@ bool Equal(const Statement& a, const Statement& b);
 
 // How `op` is written: "+", "<>", "AND", "<<", ...
 const char* BinaryOpText(BinaryOp op);
+// How `op` is written: "+", "-", "~" or "NOT".
+const char* UnaryOpText(UnaryOp op);
 
 }  // namespace levelql::parser
 

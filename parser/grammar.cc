@@ -489,7 +489,8 @@ auto const assignment_def =
     expr[set_to<&Assignment::value>];
 auto const update_stmt_def =
     (kw("UPDATE") >> -reject(kw("OR"), "UPDATE OR ...")) >
-    table_name[set_name_pos<&Update::table, &Update::table_pos>] > kw("SET") >
+    table_name[set_name_pos<&Update::table, &Update::table_pos>] >
+    -reject(kw("INDEXED") | kw("NOT"), "index hint in UPDATE") > kw("SET") >
     (assignment[push_to<&Update::assignments>] >>
      *(ch_comma > assignment[push_to<&Update::assignments>]) >>
      -(kw("WHERE") > expr[set_to<&Update::where>]) >>
@@ -498,6 +499,7 @@ auto const update_stmt_def =
 auto const delete_stmt_def =
     kw("DELETE") > kw("FROM") >
     (table_name[set_name_pos<&Delete::table, &Delete::table_pos>] >>
+     -reject(kw("INDEXED") | kw("NOT"), "index hint in DELETE") >>
      -(kw("WHERE") > expr[set_to<&Delete::where>]) >>
      -reject(kw("RETURNING"), "RETURNING"));
 BOOST_SPIRIT_DEFINE(value_row, insert_stmt, assignment, update_stmt,

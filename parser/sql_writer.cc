@@ -177,9 +177,8 @@ void WriteInner(const Expr& e, std::string* out) {
         Write(*a[0], kLevelNot, out);
       } else {
         // The space keeps "- -x" from becoming a "--" comment.
-        *out += e.unary_op == UnaryOp::kMinus    ? "- "
-                : e.unary_op == UnaryOp::kBitNot ? "~ "
-                                                 : "+ ";
+        *out += UnaryOpText(e.unary_op);
+        *out += ' ';
         Write(*a[0], kLevelUnary, out);
       }
       return;

@@ -1,6 +1,7 @@
 #include "engine/exec/executor.h"
 
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "engine/exec/build_operators.h"
@@ -17,7 +18,10 @@ std::string Where(const parser::Position& pos) {
 }
 
 // Builds a full row for `table` from target columns and values: defaults for
-// the rest, values coerced to the column types, NOT NULL checked.
+// the rest, values coerced to the column types, NOT NULL checked as the
+// conflict clause says (false: OR IGNORE skips the row; OR REPLACE puts the
+// column's DEFAULT instead), and a key AssignsRowId tables leave out
+// assigned.
 Result<bool> MakeRow(const TableSchema& table, const std::vector<int>& targets,
                      std::vector<Value> values, parser::OnConflict conflict,
                      const RowIdAllocator& rowids, Row* row,
@@ -64,27 +68,41 @@ Result<bool> MakeRow(const TableSchema& table, const std::vector<int>& targets,
   return true;
 }
 
-// Writes `row` as the INSERT's conflict clause says: false when OR IGNORE
-// skips it. OR REPLACE first deletes the rows it collides with.
-Result<bool> PlaceRow(const TableSchema& table, const Row& row,
-                      parser::OnConflict conflict, WriteTxn* txn,
-                      const RowIdAllocator& rowids, InsertCounts* counts) {
+// The INTEGER key of `row` that AssignsRowId counts, if it has one.
+std::optional<int64_t> CountedKey(const TableSchema& table, const Row& row) {
+  if (!AssignsRowId(table)) return std::nullopt;
+  const Value& key = row[table.primary_key[0].column];
+  if (key.type() != Type::kInteger) return std::nullopt;
+  return key.int_value();
+}
+
+// Writes `row` as the INSERT's conflict clause says; *written says whether
+// it was (not when OR IGNORE skips it). OR REPLACE first deletes the rows
+// it collides with.
+Status PlaceRow(const TableSchema& table, const Row& row,
+                parser::OnConflict conflict, WriteTxn* txn,
+                const RowIdAllocator& rowids, bool* written) {
+  *written = false;
   if (conflict != parser::OnConflict::kAbort) {
     std::vector<Row> hit;
     LQ_RETURN_IF_ERROR(txn->Collisions(table, row, &hit));
-    if (!hit.empty() && conflict == parser::OnConflict::kIgnore) return false;
-    for (const Row& old : hit) LQ_RETURN_IF_ERROR(txn->DeleteRow(table, old));
-    counts->replaced += static_cast<int64_t>(hit.size());
-  }
-  LQ_RETURN_IF_ERROR(txn->InsertRow(table, row));
-  if (AssignsRowId(table)) {
-    const Value& key = row[table.primary_key[0].column];
-    if (key.type() == Type::kInteger) {
-      LQ_RETURN_IF_ERROR(rowids.placed(table, key.int_value()));
+    if (!hit.empty() && conflict == parser::OnConflict::kIgnore) {
+      return Status::OK();
+    }
+    for (const Row& old : hit) {
+      LQ_RETURN_IF_ERROR(txn->DeleteRow(table, old));
+      // The statement's next key is one past the largest left (SQLite).
+      if (std::optional<int64_t> key = CountedKey(table, old)) {
+        LQ_RETURN_IF_ERROR(rowids.deleted(table, *key));
+      }
     }
   }
-  ++counts->inserted;
-  return true;
+  LQ_RETURN_IF_ERROR(txn->InsertRow(table, row));
+  if (std::optional<int64_t> key = CountedKey(table, row)) {
+    LQ_RETURN_IF_ERROR(rowids.placed(table, *key));
+  }
+  *written = true;
+  return Status::OK();
 }
 
 }  // namespace
@@ -260,13 +278,13 @@ bool UpdateNeedsKeyOrder(const BoundUpdate& update) {
   return false;
 }
 
-Result<InsertCounts> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
-                                   const RuleSet& rules, WriteTxn* txn,
-                                   const RowIdAllocator& rowids) {
+Result<int64_t> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn,
+                              const RowIdAllocator& rowids) {
   BoundInsert& insert = *insert_ptr;
   const TableSchema& table = *insert.table;
   const parser::OnConflict conflict = insert.on_conflict;
-  InsertCounts counts;
+  int64_t inserted = 0;
   Row row;
   if (insert.select) {
     LQ_ASSIGN_OR_RETURN(SelectExecution exec,
@@ -277,13 +295,15 @@ Result<InsertCounts> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
       LQ_ASSIGN_OR_RETURN(bool made,
                           MakeRow(table, insert.target_columns, std::move(in),
                                   conflict, rowids, &row));
+      bool written = false;
       if (made) {
         LQ_RETURN_IF_ERROR(
-            PlaceRow(table, row, conflict, txn, rowids, &counts).status());
+            PlaceRow(table, row, conflict, txn, rowids, &written));
       }
+      inserted += written;
     }
     LQ_RETURN_IF_ERROR(exec.root->status());
-    return counts;
+    return inserted;
   }
   EvalContext ec{nullptr, ctx->params, nullptr, ctx};
   for (const auto& exprs : insert.rows) {
@@ -295,12 +315,13 @@ Result<InsertCounts> ExecuteInsert(BoundInsert* insert_ptr, ExecContext* ctx,
     LQ_ASSIGN_OR_RETURN(bool made,
                         MakeRow(table, insert.target_columns, std::move(values),
                                 conflict, rowids, &row, &exprs));
+    bool written = false;
     if (made) {
-      LQ_RETURN_IF_ERROR(
-          PlaceRow(table, row, conflict, txn, rowids, &counts).status());
+      LQ_RETURN_IF_ERROR(PlaceRow(table, row, conflict, txn, rowids, &written));
     }
+    inserted += written;
   }
-  return counts;
+  return inserted;
 }
 
 Result<int64_t> ExecuteUpdate(BoundUpdate* update_ptr, ExecContext* ctx,

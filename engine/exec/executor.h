@@ -93,17 +93,16 @@ bool AssignsRowId(const TableSchema& table);
 struct RowIdAllocator {
   std::function<Result<int64_t>(const TableSchema&)> next;
   std::function<Status(const TableSchema&, int64_t key)> placed;
+  // The statement deleted the row with `key` (INSERT OR REPLACE): when it
+  // was the largest, the largest left is counted from what it sees.
+  std::function<Status(const TableSchema&, int64_t key)> deleted;
 };
 
-// What an INSERT did: rows written, and rows INSERT OR REPLACE deleted.
-struct InsertCounts {
-  int64_t inserted = 0;
-  int64_t replaced = 0;
-};
-
-Result<InsertCounts> ExecuteInsert(BoundInsert* insert, ExecContext* ctx,
-                                   const RuleSet& rules, WriteTxn* txn,
-                                   const RowIdAllocator& rowids);
+// The rows written (not those INSERT OR IGNORE skipped, nor those INSERT
+// OR REPLACE deleted).
+Result<int64_t> ExecuteInsert(BoundInsert* insert, ExecContext* ctx,
+                              const RuleSet& rules, WriteTxn* txn,
+                              const RowIdAllocator& rowids);
 Result<int64_t> ExecuteUpdate(BoundUpdate* update, ExecContext* ctx,
                               const RuleSet& rules, WriteTxn* txn);
 Result<int64_t> ExecuteDelete(BoundDelete* del, ExecContext* ctx,

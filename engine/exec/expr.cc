@@ -638,11 +638,8 @@ std::string ExprToString(const BoundExpr& e,
       return s.append(std::to_string(e.index));
     }
     case BoundExpr::Kind::kUnary:
-      return std::string(e.unary_op == UnaryOp::kNot      ? "NOT "
-                         : e.unary_op == UnaryOp::kMinus  ? "-"
-                         : e.unary_op == UnaryOp::kBitNot ? "~"
-                                                          : "+") +
-             arg(0);
+      return std::string(parser::UnaryOpText(e.unary_op)) +
+             (e.unary_op == UnaryOp::kNot ? " " : "") + arg(0);
     case BoundExpr::Kind::kBinary: {
       std::string s = "(";
       s.append(arg(0)).append(" ").append(parser::BinaryOpText(e.binary_op));

@@ -90,6 +90,7 @@ Status RunSubqueries(const ParamSlots& slots, std::vector<Value>* values,
   const size_t n = slots.subqueries.size();
   values->resize(values->size() + n);
   for (size_t k = 0; k < n; ++k) {
+    if (!slots.subqueries[k]) continue;  // dropped (binder.h): stays NULL
     LQ_ASSIGN_OR_RETURN(Value v, RunOne(*slots.subqueries[k], ctx));
     (*values)[values->size() - 1 - k] = std::move(v);
   }

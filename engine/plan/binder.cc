@@ -1,6 +1,7 @@
 #include "engine/plan/binder.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "base/stack_floor.h"
 #include "engine/exec/functions.h"
@@ -100,6 +101,16 @@ struct Binder::Scope {
 
 namespace {
 
+// An ORDER BY or GROUP BY term that names a select-list column by number:
+// an integer literal that fits SQLite's 32-bit int (0 is one, out of range);
+// a larger one is a constant term, as in SQLite. (-9223372036854775808,
+// which the parser folds into one literal, is a negated number.)
+bool IsOrdinal(const parser::Expr& e) {
+  return e.kind == parser::ExprKind::kLiteral &&
+         e.literal.type() == Type::kInteger && e.literal.int_value() >= 0 &&
+         e.literal.int_value() <= std::numeric_limits<int32_t>::max();
+}
+
 // `table` as the planner of one query sees it under `hint`: NOT INDEXED
 // without its indexes, INDEXED BY i with index i alone (the primary key
 // stays either way).
@@ -120,6 +131,13 @@ Result<std::shared_ptr<const TableSchema>> Hinted(
 }
 
 }  // namespace
+
+Result<std::shared_ptr<const TableSchema>> Binder::FindHinted(
+    const std::string& name, const parser::Position& pos,
+    const parser::IndexHint& hint) const {
+  LQ_ASSIGN_OR_RETURN(auto table, FindTable(name, pos));
+  return Hinted(std::move(table), hint);
+}
 
 Result<std::shared_ptr<const TableSchema>> Binder::FindTable(
     const std::string& name, const parser::Position& pos, bool write) const {
@@ -572,8 +590,7 @@ Status Binder::BindFrom(const parser::Select& select, BoundSelect* out) {
   auto add = [&](const std::string& name, const parser::Position& pos,
                  const std::string& alias,
                  const parser::IndexHint& hint) -> Status {
-    LQ_ASSIGN_OR_RETURN(auto found, FindTable(name, pos));
-    LQ_ASSIGN_OR_RETURN(auto table, Hinted(std::move(found), hint));
+    LQ_ASSIGN_OR_RETURN(auto table, FindHinted(name, pos, hint));
     BoundTableRef ref;
     ref.name = alias.empty() ? name : alias;
     ref.offset = static_cast<int>(joined->columns.size());
@@ -618,8 +635,8 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
       }
     }
   } else if (select.joins.empty()) {
-    LQ_ASSIGN_OR_RETURN(auto found, FindTable(select.table, select.table_pos));
-    LQ_ASSIGN_OR_RETURN(out.table, Hinted(std::move(found), select.hint));
+    LQ_ASSIGN_OR_RETURN(
+        out.table, FindHinted(select.table, select.table_pos, select.hint));
   } else {
     LQ_RETURN_IF_ERROR(BindFrom(select, &out));
   }
@@ -684,7 +701,7 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
     BoundOrder order;
     order.desc = item.desc;
     const Expr& e = *item.expr;
-    if (e.kind == ExprKind::kLiteral && e.literal.type() == Type::kInteger) {
+    if (IsOrdinal(e)) {
       int64_t k = e.literal.int_value();
       if (k < 1 || k > static_cast<int64_t>(out.outputs.size())) {
         return Status::InvalidArgument(
@@ -746,7 +763,7 @@ Status Binder::BindGroupBy(const parser::Select& select, Scope& scope,
     const Expr& e = *term;
     BoundExprPtr bound;
     int output = -1;
-    if (e.kind == ExprKind::kLiteral && e.literal.type() == Type::kInteger) {
+    if (IsOrdinal(e)) {
       int64_t k = e.literal.int_value();
       if (k < 1 || k > static_cast<int64_t>(out->outputs.size())) {
         return Status::InvalidArgument(
@@ -848,22 +865,35 @@ Result<BoundUpdate> Binder::BindUpdate(const parser::Update& update) {
   Scope scope;
   scope.table = out.table.get();
   scope.context = "in UPDATE";
+  // Per assignment kept: the subqueries its value registered (an inner one
+  // before the one holding it, binder.h), [first, end) of params_.
+  std::vector<std::pair<size_t, size_t>> registered;
   for (const parser::Assignment& a : update.assignments) {
     int col = out.table->FindColumn(a.column);
     if (col < 0) {
       return Status::NotFound(Where(a.pos) + "no column " + a.column +
                               " in table " + out.table->name);
     }
+    const size_t first = params_.subqueries.size();
     LQ_ASSIGN_OR_RETURN(BoundExprPtr e, Bind(*a.value, scope));
-    // A column assigned again takes its last value (SQLite ignores all
-    // but the rightmost assignment; each is still bound, and checked).
+    const std::pair<size_t, size_t> mine{first, params_.subqueries.size()};
+    // A column assigned again takes its last value: SQLite ignores all but
+    // the rightmost assignment. Each is bound (names checked, parameters
+    // numbered), but a dropped one's subqueries never run (their slots
+    // stay NULL, read by nothing).
     auto same = std::find_if(out.assignments.begin(), out.assignments.end(),
                              [col](const auto& ce) { return ce.first == col; });
-    if (same != out.assignments.end()) {
-      same->second = std::move(e);
-    } else {
+    if (same == out.assignments.end()) {
       out.assignments.emplace_back(col, std::move(e));
+      registered.push_back(mine);
+      continue;
     }
+    const size_t at = same - out.assignments.begin();
+    for (size_t k = registered[at].first; k < registered[at].second; ++k) {
+      params_.subqueries[k] = nullptr;
+    }
+    same->second = std::move(e);
+    registered[at] = mine;
   }
   if (update.where) {
     scope.context = "in WHERE";

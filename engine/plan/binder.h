@@ -80,7 +80,9 @@ struct BoundSubquery {
 // slot is read as BoundExpr index -1 for the first subquery, -2 for the
 // second, counted from the end of the values (so it is known while binding,
 // before the statement's last parameter is seen). Subqueries are listed
-// in the order they are bound, an inner one before the one holding it.
+// in the order they are bound, an inner one before the one holding it; a
+// null one belongs to a value the statement never reads (an UPDATE's
+// assignment overridden by a later one) and is not run.
 struct ParamSlots {
   int count = 0;
   std::vector<std::string> names;  // slot -> name ("" for positional)
@@ -127,6 +129,10 @@ class Binder {
   Result<std::shared_ptr<const TableSchema>> FindTable(
       const std::string& name, const parser::Position& pos,
       bool write = false) const;
+  // FindTable for a SELECT's FROM, as its index hint lets the planner see it.
+  Result<std::shared_ptr<const TableSchema>> FindHinted(
+      const std::string& name, const parser::Position& pos,
+      const parser::IndexHint& hint) const;
   Result<BoundExprPtr> Bind(const parser::Expr& expr, Scope& scope);
   Result<BoundExprPtr> BindFunction(const parser::Expr& expr, Scope& scope);
   Result<BoundExprPtr> BindSubquery(const parser::Expr& expr, Scope& scope);

@@ -241,6 +241,29 @@ Expr Generator::Scalar(int table, ColType type, int depth, double* bound,
     }
     return e;
   }
+  if (r <= 1 && type == ColType::kInt && rng_.OneIn(4)) {
+    // Bitwise (SQLite's ~ & | << >>): no wider than twice the operands, a
+    // left shift by at most 3 places.
+    static const char* kOps[] = {"&", "|", "<<", ">>", "~"};
+    std::string op = kOps[rng_.Uniform(5)];
+    Expr a = Scalar(table, type, depth - 1, &ba, false);
+    if (op == "~") {
+      *bound = ba + 1;
+      return Expr::Unary("~", std::move(a));
+    }
+    if (op == "<<" || op == ">>") {
+      *bound = op == "<<" ? ba * 8 : ba;
+      if (*bound > kIntLimit) {
+        *bound = ba;
+        return a;
+      }
+      return Expr::Binary(op, std::move(a),
+                          Expr::Lit(Value::Int(rng_.Range(0, 3))));
+    }
+    Expr b = NumericColumnOr(table, type, &bb);
+    *bound = 2 * std::max(ba, bb) + 1;
+    return Expr::Binary(op, std::move(a), std::move(b));
+  }
   if (r <= 1) {
     static const char* kOps[] = {"+", "-", "*", "/", "%"};
     std::string op = kOps[rng_.Uniform(5)];
