@@ -326,6 +326,67 @@ TEST(Tokens, AnEditedTokenIsRefused) {
   EXPECT_EQ(Read(*rest), "16 15 14");
 }
 
+// A prepared statement reuses its plan for other parameter values (plan
+// cache, kept runs); its tokens resume for the values they were taken
+// with. A reused stream plan once carried the signature of the values it
+// was first planned for, and its tokens were refused as "plan changed".
+TEST(Tokens, AReusedPlanResumesItsOwnTokens) {
+  auto db = Shapes();
+  const char* shapes[] = {
+      "SELECT id FROM t WHERE a = ? ORDER BY id",  // index, pk-sorted
+      "SELECT id FROM t WHERE a = ? ORDER BY b",   // sorted
+      "SELECT id FROM t WHERE id = ?",             // point
+      "SELECT t.id FROM t JOIN u ON u.k = t.a WHERE t.a = ?",  // join
+      "SELECT id FROM t WHERE c >= ? ORDER BY c DESC",         // range
+  };
+  for (const char* sql : shapes) {
+    SCOPED_TRACE(sql);
+    auto stmt = db->Prepare(sql);
+    ASSERT_TRUE(stmt.ok());
+    for (int64_t first : {1, 3, 2, 0, 15}) {
+      Params p;
+      p.positional = {Value::Int(first)};
+      auto all = (*stmt)->Query(p);
+      ASSERT_TRUE(all.ok());
+      const std::string whole = Read(**all);
+      auto cur = (*stmt)->Query(p);
+      ASSERT_TRUE(cur.ok());
+      const std::string head = Read(**cur, 1);
+      const std::string token = (*cur)->ContinuationToken();
+      auto rest = (*stmt)->Resume(token, p);
+      ASSERT_TRUE(rest.ok()) << first << ": " << rest.status().ToString();
+      const std::string tail = Read(**rest);
+      EXPECT_EQ(tail.empty() ? head : head + " " + tail, whole) << first;
+    }
+  }
+}
+
+// A plan made for a value an index cannot seek ('zz' against an INTEGER
+// column: a scan and a filter) is not reused for one it can ('2' becomes
+// 2), whose fresh plan seeks the index: reused, the run's tokens named
+// another scan than Resume's plan reads.
+TEST(Tokens, AValueThatConvertsOtherwiseIsPlannedAgain) {
+  auto db = Shapes();
+  auto stmt = db->Prepare("SELECT id FROM t WHERE a = ? ORDER BY id");
+  ASSERT_TRUE(stmt.ok());
+  for (const char* value : {"zz", "2", "zz", "1e0", "3"}) {
+    SCOPED_TRACE(value);
+    Params p;
+    p.positional = {Value::Text(value)};
+    auto all = (*stmt)->Query(p);
+    ASSERT_TRUE(all.ok());
+    const std::string whole = Read(**all);
+    auto cur = (*stmt)->Query(p);
+    ASSERT_TRUE(cur.ok());
+    const std::string head = Read(**cur, 1);
+    if (head.empty()) continue;  // 'zz' matches no row
+    auto rest = (*stmt)->Resume((*cur)->ContinuationToken(), p);
+    ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+    const std::string tail = Read(**rest);
+    EXPECT_EQ(tail.empty() ? head : head + " " + tail, whole);
+  }
+}
+
 TEST(Tokens, ATokenOfAnotherDatabaseIsRefused) {
   auto one = Shapes();
   auto two = Shapes();

@@ -52,10 +52,11 @@ void SignKeys(const PlanNode& n, bool first_entry_only, std::string* out) {
                         keys::Direction::kAsc, out);
       out->push_back(n.reverse ? 'r' : 'f');
       out->push_back(first_entry_only ? '1' : '0');
-      for (const KeySpan& s : n.path.spans) {
-        keys::EncodeValue(Value::Blob(s.lo), keys::Direction::kAsc, out);
-        keys::EncodeValue(Value::Blob(s.hi), keys::Direction::kAsc, out);
-      }
+      // Not the spans: the entries come in the index's order whatever spans
+      // select them, and a resumed scan starts after the position in the
+      // spans it has. The token's fingerprint already ties it to the
+      // parameter values; spans made for them by reusing a plan (plan
+      // cache) and by planning afresh (Resume) may differ in their bytes.
       return;
     default:
       break;
@@ -300,6 +301,11 @@ uint64_t OrderSignature(const PlanNode& plan, TokenMode mode) {
       break;
   }
   return Fingerprint(sig);
+}
+
+uint64_t ReusedOrderSignature(const PlanNode& plan, TokenMode mode,
+                              uint64_t made) {
+  return mode == TokenMode::kStream ? OrderSignature(plan, mode) : made;
 }
 
 }  // namespace levelql

@@ -9,6 +9,7 @@
 #include "engine/exec/operators.h"
 #include "engine/exec/value_ops.h"
 #include "engine/plan/access_path.h"
+#include "engine/plan/continuation.h"
 #include "engine/plan/join_planner.h"
 #include "engine/plan/normalize.h"
 #include "indexes/key_codec.h"
@@ -47,9 +48,39 @@ class ExprMap {
   std::vector<std::pair<const BoundExpr*, const BoundExpr*>> pairs_;
 };
 
+bool IsComparisonOp(parser::BinaryOp op) {
+  using parser::BinaryOp;
+  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt ||
+         op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe;
+}
+
 std::atomic<uint64_t> reuses{0};
 std::atomic<uint64_t> spares_taken{0};
 std::atomic<uint64_t> point_reuses{0};
+
+// Whether the constants `a` compares its first operand with (a comparison,
+// BETWEEN, IN) become values of the same types in `b` once that operand's
+// affinity applies, as the planner applies it: 'zz' and '1e1' are both
+// TEXT, but against an INTEGER column only the second is a number an index
+// can seek, so the plans made for them differ.
+bool SameConversions(const BoundExpr& a, const BoundExpr& b) {
+  using K = BoundExpr::Kind;
+  const bool compares = (a.kind == K::kBinary && IsComparisonOp(a.binary_op)) ||
+                        a.kind == K::kBetween || a.kind == K::kIn;
+  if (!compares || a.args.empty()) return true;
+  const Affinity affinity = a.args[0]->affinity;
+  if (affinity == Affinity::kNone) return true;
+  for (size_t i = 1; i < a.args.size(); ++i) {
+    const BoundExpr& x = *a.args[i];
+    const BoundExpr& y = *b.args[i];
+    if (x.kind != K::kConst || y.kind != K::kConst) continue;
+    if (ApplyAffinity(x.value, affinity).type() !=
+        ApplyAffinity(y.value, affinity).type()) {
+      return false;
+    }
+  }
+  return true;
+}
 
 // Whether `b` is `a` but for the values of its constants, each of the same
 // type as in `a`; a constant that stands as a condition (the whole clause,
@@ -75,6 +106,7 @@ bool Match(const BoundExpr& a, const BoundExpr& b, ExprMap* map,
     }
     if (condition && Truth(a.value) != Truth(b.value)) return false;
   }
+  if (!SameConversions(a, b)) return false;
   map->Add(&a, &b);
   using parser::BinaryOp;
   const bool logic =
@@ -355,7 +387,9 @@ bool SetPointKeys(const PlanNode& then, PlanNode* node,
 PlannedSelect Reused(std::shared_ptr<const PlanTemplate> t, PlannedSelect out) {
   const PlannedSelect& then = t->planned;
   out.token_mode = then.token_mode;
-  out.order_signature = then.order_signature;
+  // Of this plan (its tokens resume a fresh plan for these values).
+  out.order_signature =
+      ReusedOrderSignature(*out.plan, then.token_mode, then.order_signature);
   out.join_terms = then.join_terms;
   out.spares = t.get();
   out.keep = std::move(t);  // the plan points into its other expressions
