@@ -33,8 +33,6 @@ bool RestartKept(SelectRun* run, const RuleSet& rules) {
       !SetKeptPointKeys(*kept, run->exec.plan.get(), run->params)) {
     return false;
   }
-  run->exec.order_signature = ReusedOrderSignature(
-      *run->exec.plan, run->exec.token_mode, kept->planned.order_signature);
   run->exec.root->Rewind();
   CountKeptRunRestarted();
   return true;

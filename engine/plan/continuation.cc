@@ -303,9 +303,4 @@ uint64_t OrderSignature(const PlanNode& plan, TokenMode mode) {
   return Fingerprint(sig);
 }
 
-uint64_t ReusedOrderSignature(const PlanNode& plan, TokenMode mode,
-                              uint64_t made) {
-  return mode == TokenMode::kStream ? OrderSignature(plan, mode) : made;
-}
-
 }  // namespace levelql

@@ -89,16 +89,12 @@ Result<ResumePoint> DecodeToken(std::string_view token,
                                 std::string_view secret);
 
 // A signature of the order a plan returns rows in, as far as a token
-// position depends on it: for kStream the scan (keyspace and direction)
-// or "primary-key order"; for kSortKey the sort keys. `plan` is the plan of a
+// position depends on it: for kStream the scan (keyspace and direction,
+// not the spans, which parameter values set) or "primary-key order"; for
+// kSortKey the sort keys. So a plan reused for other values (plan_cache.h)
+// keeps the signature of the plan it was made from. `plan` is the plan of a
 // forward read (not the backward read of a previous page).
 uint64_t OrderSignature(const PlanNode& plan, TokenMode mode);
-// The signature of `plan`, a plan made again from a template whose own
-// signature was `made` (plan_cache.h: the same plan for other parameter
-// values): a stream's is signed again from the plan itself (which scan
-// the values led to); a sort's or a one-row result's depend on no value.
-uint64_t ReusedOrderSignature(const PlanNode& plan, TokenMode mode,
-                              uint64_t made);
 
 // Whether a token of `kind` can be resumed by a plan of `mode`.
 bool TokenFitsMode(ResumePoint::Kind kind, TokenMode mode);

@@ -9,7 +9,6 @@
 #include "engine/exec/operators.h"
 #include "engine/exec/value_ops.h"
 #include "engine/plan/access_path.h"
-#include "engine/plan/continuation.h"
 #include "engine/plan/join_planner.h"
 #include "engine/plan/normalize.h"
 #include "indexes/key_codec.h"
@@ -48,12 +47,6 @@ class ExprMap {
   std::vector<std::pair<const BoundExpr*, const BoundExpr*>> pairs_;
 };
 
-bool IsComparisonOp(parser::BinaryOp op) {
-  using parser::BinaryOp;
-  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt ||
-         op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe;
-}
-
 std::atomic<uint64_t> reuses{0};
 std::atomic<uint64_t> spares_taken{0};
 std::atomic<uint64_t> point_reuses{0};
@@ -65,8 +58,9 @@ std::atomic<uint64_t> point_reuses{0};
 // can seek, so the plans made for them differ.
 bool SameConversions(const BoundExpr& a, const BoundExpr& b) {
   using K = BoundExpr::Kind;
-  const bool compares = (a.kind == K::kBinary && IsComparisonOp(a.binary_op)) ||
-                        a.kind == K::kBetween || a.kind == K::kIn;
+  const bool compares =
+      (a.kind == K::kBinary && parser::IsComparison(a.binary_op)) ||
+      a.kind == K::kBetween || a.kind == K::kIn;
   if (!compares || a.args.empty()) return true;
   const Affinity affinity = a.args[0]->affinity;
   if (affinity == Affinity::kNone) return true;
@@ -387,9 +381,8 @@ bool SetPointKeys(const PlanNode& then, PlanNode* node,
 PlannedSelect Reused(std::shared_ptr<const PlanTemplate> t, PlannedSelect out) {
   const PlannedSelect& then = t->planned;
   out.token_mode = then.token_mode;
-  // Of this plan (its tokens resume a fresh plan for these values).
   out.order_signature =
-      ReusedOrderSignature(*out.plan, then.token_mode, then.order_signature);
+      then.order_signature;  // names no value (OrderSignature)
   out.join_terms = then.join_terms;
   out.spares = t.get();
   out.keep = std::move(t);  // the plan points into its other expressions
