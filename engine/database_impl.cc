@@ -451,12 +451,14 @@ Result<std::optional<int64_t>> LargestKeyIn(const TableSchema& table,
 }  // namespace
 
 Result<std::optional<int64_t>*> DatabaseImpl::LargestRowId(
-    const TableSchema& table, const ExecContext& ctx) {
+    const TableSchema& table, WriteTxn* txn,
+    const std::shared_ptr<const SaltLayout>& layout) {
   auto it = next_rowid_.find(table.id);
   if (it == next_rowid_.end()) {
-    // The writer holds the slot: ctx's snapshot has every commit (and
-    // inside a transaction, its view has the transaction's rows too).
-    auto iter = ctx.store->NewIterator(ctx.snapshot.get());
+    // The writer holds the slot: the statement's view has every commit
+    // (inside a transaction, the transaction's rows too) and its own
+    // writes so far (the rows INSERT OR REPLACE deleted gone).
+    auto iter = txn->NewIterator(layout);
     LQ_ASSIGN_OR_RETURN(std::optional<int64_t> largest,
                         LargestKeyIn(table, iter.get()));
     it = next_rowid_.emplace(table.id, largest).first;
@@ -464,48 +466,37 @@ Result<std::optional<int64_t>*> DatabaseImpl::LargestRowId(
   return &it->second;
 }
 
-Result<int64_t> DatabaseImpl::NextRowId(const TableSchema& table,
-                                        const ExecContext& ctx) {
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  LQ_ASSIGN_OR_RETURN(std::optional<int64_t> * largest,
-                      LargestRowId(table, ctx));
-  // One past the largest, even a negative one (SQLite); 1 for a table
-  // without any.
-  if (*largest == kMax) {
-    const ColumnSchema& c = table.columns[table.primary_key[0].column];
-    return Status::ConstraintError(
-        "INTEGER PRIMARY KEY " + table.name + "." + c.name +
-        ": the largest key (9223372036854775807) is taken, so none is "
-        "assigned after it; give the row its key");
-  }
-  return *largest ? **largest + 1 : 1;
-}
-
-RowIdAllocator DatabaseImpl::RowIds(const ExecContext* ctx,
-                                    const std::unique_ptr<WriteTxn>* txn,
+RowIdAllocator DatabaseImpl::RowIds(const std::unique_ptr<WriteTxn>* txn,
                                     std::shared_ptr<const SaltLayout> layout) {
   if (layout->empty()) layout = nullptr;
   RowIdAllocator rowids;
-  rowids.next = [this, ctx](const TableSchema& t) {
-    return NextRowId(t, *ctx);
+  // One past the largest, even a negative one (SQLite); 1 for a table
+  // without any.
+  rowids.next = [this, txn, layout](const TableSchema& t) -> Result<int64_t> {
+    LQ_ASSIGN_OR_RETURN(std::optional<int64_t> * largest,
+                        LargestRowId(t, txn->get(), layout));
+    if (*largest == std::numeric_limits<int64_t>::max()) {
+      const ColumnSchema& c = t.columns[t.primary_key[0].column];
+      return Status::ConstraintError(
+          "INTEGER PRIMARY KEY " + t.name + "." + c.name +
+          ": the largest key (9223372036854775807) is taken, so none is "
+          "assigned after it; give the row its key");
+    }
+    return *largest ? **largest + 1 : 1;
   };
   // A placed row's key: later ones come after it.
-  rowids.placed = [this, ctx](const TableSchema& t, int64_t key) -> Status {
+  rowids.placed = [this, txn, layout](const TableSchema& t,
+                                      int64_t key) -> Status {
     LQ_ASSIGN_OR_RETURN(std::optional<int64_t> * largest,
-                        LargestRowId(t, *ctx));
+                        LargestRowId(t, txn->get(), layout));
     if (!*largest || key > **largest) *largest = key;
     return Status::OK();
   };
-  // The row deleted held the largest key: count again through the
-  // statement's own writes (the rows it deleted gone), in logical order.
-  rowids.deleted = [this, txn, layout](const TableSchema& t,
-                                       int64_t key) -> Status {
-    // (Not counted yet: counted now, while the statement still sees what
-    // it deleted gone; the snapshot LargestRowId reads still has it.)
+  // A deleted row that held the largest key: the largest left is counted
+  // when next needed.
+  rowids.deleted = [this](const TableSchema& t, int64_t key) -> Status {
     auto it = next_rowid_.find(t.id);
-    if (it != next_rowid_.end() && it->second != key) return Status::OK();
-    auto iter = (*txn)->NewIterator(layout);
-    LQ_ASSIGN_OR_RETURN(next_rowid_[t.id], LargestKeyIn(t, iter.get()));
+    if (it != next_rowid_.end() && it->second == key) next_rowid_.erase(it);
     return Status::OK();
   };
   return rowids;
@@ -520,7 +511,7 @@ Result<int64_t> DatabaseImpl::ExecuteWrite(const parser::Statement& stmt,
   const std::shared_ptr<const CatalogState> cat =
       view && view->catalog ? view->catalog : catalog();
   Binder binder(cat);
-  const RowIdAllocator rowids = RowIds(ctx, txn, cat->salt_layout);
+  const RowIdAllocator rowids = RowIds(txn, cat->salt_layout);
   auto start = [&](const ParamSlots& slots) -> Status {
     LQ_ASSIGN_OR_RETURN(*values, BindParams(slots, params));
     *ctx = NewContext(values, view);

@@ -227,17 +227,14 @@ class DatabaseImpl : public Database {
   Result<int64_t> RetryConflicts(const std::function<Result<int64_t>()>& write);
   void SetCatalog(std::shared_ptr<CatalogState> next);
   // The largest key of `table` that INSERT counts from (nullopt: none),
-  // read past the last row `ctx` reads the first time. REQUIRES: the
-  // writer slot.
-  Result<std::optional<int64_t>*> LargestRowId(const TableSchema& table,
-                                               const ExecContext& ctx);
-  // The key an INSERT gives a row that leaves it out: one past the largest.
-  // REQUIRES: the writer slot.
-  Result<int64_t> NextRowId(const TableSchema& table, const ExecContext& ctx);
-  // The keys of the statement running in `ctx` and `*txn` (whose tables are
-  // salted by `layout`), counted in next_rowid_. REQUIRES: the writer slot.
-  RowIdAllocator RowIds(const ExecContext* ctx,
-                        const std::unique_ptr<WriteTxn>* txn,
+  // counted the first time through the statement's view `txn` (whose
+  // tables are salted by `layout`). REQUIRES: the writer slot.
+  Result<std::optional<int64_t>*> LargestRowId(
+      const TableSchema& table, WriteTxn* txn,
+      const std::shared_ptr<const SaltLayout>& layout);
+  // The keys of the statement writing through `*txn`, counted in
+  // next_rowid_. REQUIRES: the writer slot.
+  RowIdAllocator RowIds(const std::unique_ptr<WriteTxn>* txn,
                         std::shared_ptr<const SaltLayout> layout);
   // A statement's context over `view` (null: the current catalog and a
   // fresh snapshot).
@@ -255,7 +252,7 @@ class DatabaseImpl : public Database {
   std::shared_ptr<const CatalogState> catalog_;  // guarded by catalog_mu_
   WriterSlot writer_;                            // one writer at a time
   // By table: the largest key it holds or a statement gave it (nullopt:
-  // none), for the keys INSERT assigns (NextRowId).
+  // none), for the keys INSERT assigns (RowIds).
   RowIdCounters next_rowid_;  // guarded by writer_
   // The schema lock's value while this process holds it (schema_lock.h);
   // guarded by catalog_mu_.
