@@ -215,6 +215,11 @@ const char* UnaryOpText(UnaryOp op) {
   return "?";
 }
 
+bool IsComparison(BinaryOp op) {
+  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt ||
+         op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe;
+}
+
 const char* BinaryOpText(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd:

@@ -303,6 +303,8 @@ bool Equal(const Statement& a, const Statement& b);
 
 // How `op` is written: "+", "<>", "AND", "<<", ...
 const char* BinaryOpText(BinaryOp op);
+// Whether `op` is one of = <> < <= > >=.
+bool IsComparison(BinaryOp op);
 // How `op` is written: "+", "-", "~" or "NOT".
 const char* UnaryOpText(UnaryOp op);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "base/stack_floor.h"
 #include "engine/exec/functions.h"
@@ -24,9 +25,21 @@ std::vector<std::string> ColumnNames(const TableSchema& table) {
   return names;
 }
 
-bool IsAggregateName(const std::string& name) {
-  return name == "count" || name == "sum" || name == "min" || name == "max" ||
-         name == "avg" || name == "group_concat" || name == "total";
+// The aggregate function `name` (of one or more arguments; COUNT(*) is
+// told by its star), if it is one.
+std::optional<AggregateKind> AggregateNamed(const std::string& name) {
+  static const std::pair<const char*, AggregateKind> kNames[] = {
+      {"count", AggregateKind::kCount},
+      {"sum", AggregateKind::kSum},
+      {"min", AggregateKind::kMin},
+      {"max", AggregateKind::kMax},
+      {"avg", AggregateKind::kAvg},
+      {"total", AggregateKind::kTotal},
+      {"group_concat", AggregateKind::kGroupConcat}};
+  for (const auto& [n, kind] : kNames) {
+    if (name == n) return kind;
+  }
+  return std::nullopt;
 }
 
 bool HasAggregate(const BoundExpr& e) {
@@ -451,7 +464,8 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
     }
     return Status::OK();
   };
-  if (IsAggregateName(e.name) && !(e.name == "min" && e.args.size() > 1) &&
+  const std::optional<AggregateKind> aggregate = AggregateNamed(e.name);
+  if (aggregate && !(e.name == "min" && e.args.size() > 1) &&
       !(e.name == "max" && e.args.size() > 1)) {
     if (!scope.aggregates) {
       return Status::InvalidArgument(Where(e.pos) + "aggregate function " +
@@ -478,13 +492,7 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
             Where(e.pos) +
             "group_concat(DISTINCT ...) takes one argument (no separator)");
       }
-      spec.kind = e.name == "count"   ? AggregateKind::kCount
-                  : e.name == "sum"   ? AggregateKind::kSum
-                  : e.name == "min"   ? AggregateKind::kMin
-                  : e.name == "max"   ? AggregateKind::kMax
-                  : e.name == "avg"   ? AggregateKind::kAvg
-                  : e.name == "total" ? AggregateKind::kTotal
-                                      : AggregateKind::kGroupConcat;
+      spec.kind = *aggregate;
       scope.inside_aggregate = true;
       Result<BoundExprPtr> arg = Bind(*e.args[0], scope);
       Result<BoundExprPtr> sep = concat && e.args.size() > 1

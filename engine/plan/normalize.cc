@@ -7,13 +7,9 @@ namespace levelql {
 namespace {
 
 using parser::BinaryOp;
+using parser::IsComparison;
 using parser::UnaryOp;
 using Kind = BoundExpr::Kind;
-
-bool IsComparison(BinaryOp op) {
-  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt ||
-         op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe;
-}
 
 BinaryOp Negated(BinaryOp op) {
   switch (op) {
