@@ -182,6 +182,9 @@ std::vector<SchemaEntry> DatabaseImpl::Schema() {
       out.push_back({"index", index->name, name, index->sql});
     }
   }
+  for (const auto& [name, view] : catalog()->views) {
+    out.push_back({"view", name, name, view->sql});
+  }
   return out;
 }
 
@@ -400,6 +403,13 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
   } else if (auto* d = std::get_if<parser::DropIndex>(&node)) {
     LQ_RETURN_IF_ERROR(RefuseInTxn(s, "DROP INDEX"));
     LQ_RETURN_IF_ERROR(RunSchemaChange([&] { return RunDropIndex(*d); }));
+  } else if (auto* c = std::get_if<parser::CreateView>(&node)) {
+    LQ_RETURN_IF_ERROR(RefuseInTxn(s, "CREATE VIEW"));
+    LQ_RETURN_IF_ERROR(
+        RunSchemaChange([&] { return RunCreateView(stmt, *c); }));
+  } else if (auto* d = std::get_if<parser::DropView>(&node)) {
+    LQ_RETURN_IF_ERROR(RefuseInTxn(s, "DROP VIEW"));
+    LQ_RETURN_IF_ERROR(RunSchemaChange([&] { return RunDropView(*d); }));
   } else if (auto* p = std::get_if<parser::Pragma>(&node)) {
     return RunPragma(*p);
   } else if (auto* c = std::get_if<parser::Check>(&node)) {

@@ -158,6 +158,9 @@ class DatabaseImpl : public Database {
   Status BuildRanks(const IndexSchema& index);
   Status RunDropTable(const parser::DropTable& drop);
   Status RunDropIndex(const parser::DropIndex& drop);
+  Status RunCreateView(const parser::Statement& stmt,
+                       const parser::CreateView& create);
+  Status RunDropView(const parser::DropView& drop);
   // An INSERT, UPDATE or DELETE: committed alone, or into the session's
   // transaction.
   Result<int64_t> RunWrite(Session* session, const parser::Statement& stmt,

@@ -2,6 +2,8 @@
 #include <set>
 
 #include "engine/database_impl.h"
+#include "engine/plan/binder.h"
+#include "engine/plan/inline_from.h"
 #include "engine/storage/rank_index.h"
 #include "indexes/row_format.h"
 #include "indexes/salt.h"
@@ -17,6 +19,10 @@ Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
   if (cat->tables.count(create.name)) {
     if (create.if_not_exists) return Status::OK();
     return Status::InvalidArgument("table " + create.name + " already exists");
+  }
+  if (cat->views.count(create.name)) {
+    return Status::InvalidArgument("there is already a view named " +
+                                   create.name);
   }
   std::string sql = stmt.text;
   const bool salt_by_default =
@@ -116,6 +122,10 @@ Status DatabaseImpl::CreateIndexLocked(const parser::Statement& stmt,
     return Status::InvalidArgument("index " + create.name + " already exists");
   }
   const TableSchema* table = cat->FindTable(create.table);
+  if (!table && cat->FindView(create.table)) {
+    return Status::InvalidArgument("cannot index view " + create.table +
+                                   ": a view is read only");
+  }
   if (!table) return Status::NotFound("no table " + create.table);
   if (!table->needs_reindex.empty()) {
     return Status::NotSupported(
@@ -258,6 +268,10 @@ Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
     LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
     auto cat = catalog();
     const TableSchema* table = cat->FindTable(drop.name);
+    if (!table && cat->views.count(drop.name)) {
+      return Status::InvalidArgument(drop.name +
+                                     " is a view: use DROP VIEW to drop it");
+    }
     if (!table) {
       if (drop.if_exists) return Status::OK();
       return Status::NotFound("no table " + drop.name);
@@ -357,6 +371,76 @@ Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
     SetCatalog(next);
   }
   Discard(dropped);
+  return Status::OK();
+}
+
+namespace {
+
+// A view reads when `SELECT * FROM view` binds.
+Status CheckView(std::shared_ptr<const CatalogState> catalog,
+                 const ViewSchema& view) {
+  LQ_RETURN_IF_ERROR(RefuseParameters(*view.select, view.name));
+  parser::Select select;
+  parser::SelectItem star;
+  star.text = "*";
+  select.items.push_back(std::move(star));
+  select.table = view.name;
+  Binder binder(std::move(catalog));
+  return binder.BindSelect(select).status();
+}
+
+}  // namespace
+
+// A view is stored as its CREATE VIEW statement. It must read when made
+// (its tables and columns exist, its column list fits), as SQLite checks;
+// a table it reads may be dropped later, and the view then fails where it
+// is used.
+Status DatabaseImpl::RunCreateView(const parser::Statement& stmt,
+                                   const parser::CreateView& create) {
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
+  auto cat = catalog();
+  if (cat->views.count(create.name)) {
+    if (create.if_not_exists) return Status::OK();
+    return Status::InvalidArgument("view " + create.name + " already exists");
+  }
+  if (cat->tables.count(create.name)) {
+    return Status::InvalidArgument("there is already a table named " +
+                                   create.name);
+  }
+  if (cat->index_table.count(create.name)) {
+    return Status::InvalidArgument("there is already an index named " +
+                                   create.name);
+  }
+  LQ_ASSIGN_OR_RETURN(auto view, MakeViewSchema(create, stmt.text));
+  auto next = std::make_shared<CatalogState>(*cat);
+  next->views[view->name] = view;
+  LQ_RETURN_IF_ERROR(CheckView(next, *view));
+  WriteBatch batch;
+  PutViewRecord(*view, &batch);
+  LQ_RETURN_IF_ERROR(Commit(batch));
+  SetCatalog(next);
+  return Status::OK();
+}
+
+Status DatabaseImpl::RunDropView(const parser::DropView& drop) {
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
+  auto cat = catalog();
+  if (!cat->views.count(drop.name)) {
+    if (cat->tables.count(drop.name)) {
+      return Status::InvalidArgument(drop.name +
+                                     " is a table: use DROP TABLE to drop it");
+    }
+    if (drop.if_exists) return Status::OK();
+    return Status::NotFound("no view " + drop.name);
+  }
+  WriteBatch batch;
+  batch.Delete(ViewRecordKey(drop.name));
+  LQ_RETURN_IF_ERROR(Commit(batch));
+  auto next = std::make_shared<CatalogState>(*cat);
+  next->views.erase(drop.name);
+  SetCatalog(next);
   return Status::OK();
 }
 

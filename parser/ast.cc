@@ -9,6 +9,12 @@ namespace {
 
 bool EqualSelect(const Select& a, const Select& b);
 
+bool EqualSubquery(const std::shared_ptr<Select>& a,
+                   const std::shared_ptr<Select>& b) {
+  if (!a || !b) return !a && !b;
+  return EqualSelect(*a, *b);
+}
+
 bool EqualPtr(const ExprPtr& a, const ExprPtr& b) {
   if (!a || !b) return !a && !b;
   return Equal(*a, *b);
@@ -39,11 +45,20 @@ bool EqualSelect(const Select& a, const Select& b) {
       !(a.hint == b.hint) || a.items.size() != b.items.size() ||
       a.order_by.size() != b.order_by.size() ||
       a.group_by.size() != b.group_by.size() ||
-      a.joins.size() != b.joins.size()) {
+      a.joins.size() != b.joins.size() ||
+      !EqualSubquery(a.from_subquery, b.from_subquery) ||
+      a.compound.size() != b.compound.size()) {
     return false;
+  }
+  for (size_t i = 0; i < a.compound.size(); ++i) {
+    if (a.compound[i].op != b.compound[i].op ||
+        !EqualSubquery(a.compound[i].select, b.compound[i].select)) {
+      return false;
+    }
   }
   for (size_t i = 0; i < a.joins.size(); ++i) {
     if (a.joins[i].table != b.joins[i].table ||
+        !EqualSubquery(a.joins[i].subquery, b.joins[i].subquery) ||
         a.joins[i].alias != b.joins[i].alias ||
         !(a.joins[i].hint == b.joins[i].hint) ||
         !EqualPtr(a.joins[i].on, b.joins[i].on)) {
@@ -109,6 +124,15 @@ bool EqualNode(const DropTable& a, const DropTable& b) {
 }
 
 bool EqualNode(const DropIndex& a, const DropIndex& b) {
+  return a.name == b.name && a.if_exists == b.if_exists;
+}
+
+bool EqualNode(const CreateView& a, const CreateView& b) {
+  return a.name == b.name && a.if_not_exists == b.if_not_exists &&
+         a.columns == b.columns && EqualSubquery(a.select, b.select);
+}
+
+bool EqualNode(const DropView& a, const DropView& b) {
   return a.name == b.name && a.if_exists == b.if_exists;
 }
 
@@ -260,6 +284,89 @@ const char* BinaryOpText(BinaryOp op) {
       return ">>";
   }
   return "?";
+}
+
+ExprPtr Clone(const Expr& e) {
+  auto out = std::make_unique<Expr>();
+  out->kind = e.kind;
+  out->pos = e.pos;
+  out->literal = e.literal;
+  out->name = e.name;
+  out->qualifier = e.qualifier;
+  out->param_index = e.param_index;
+  out->unary_op = e.unary_op;
+  out->binary_op = e.binary_op;
+  out->negated = e.negated;
+  out->distinct = e.distinct;
+  out->star = e.star;
+  out->cast_type = e.cast_type;
+  out->case_operand = e.case_operand;
+  out->case_else = e.case_else;
+  for (const ExprPtr& a : e.args) out->args.push_back(a ? Clone(*a) : nullptr);
+  if (e.subquery) out->subquery = Clone(*e.subquery);
+  return out;
+}
+
+namespace {
+ExprPtr CloneOrNull(const ExprPtr& e) { return e ? Clone(*e) : nullptr; }
+}  // namespace
+
+std::shared_ptr<Select> Clone(const Select& s) {
+  auto out = std::make_shared<Select>();
+  out->distinct = s.distinct;
+  for (const SelectItem& item : s.items) {
+    SelectItem copy;
+    copy.expr = CloneOrNull(item.expr);
+    copy.star_table = item.star_table;
+    copy.alias = item.alias;
+    copy.text = item.text;
+    copy.pos = item.pos;
+    out->items.push_back(std::move(copy));
+  }
+  out->table = s.table;
+  if (s.from_subquery) out->from_subquery = Clone(*s.from_subquery);
+  out->table_pos = s.table_pos;
+  out->alias = s.alias;
+  out->hint = s.hint;
+  for (const parser::JoinTable& j : s.joins) {
+    parser::JoinTable copy;
+    copy.table = j.table;
+    if (j.subquery) copy.subquery = Clone(*j.subquery);
+    copy.pos = j.pos;
+    copy.alias = j.alias;
+    copy.hint = j.hint;
+    copy.on = CloneOrNull(j.on);
+    out->joins.push_back(std::move(copy));
+  }
+  out->where = CloneOrNull(s.where);
+  for (const ExprPtr& g : s.group_by) out->group_by.push_back(CloneOrNull(g));
+  out->having = CloneOrNull(s.having);
+  for (const parser::OrderItem& o : s.order_by) {
+    parser::OrderItem copy;
+    copy.expr = CloneOrNull(o.expr);
+    copy.desc = o.desc;
+    out->order_by.push_back(std::move(copy));
+  }
+  for (const CompoundTerm& t : s.compound) {
+    out->compound.push_back({t.op, Clone(*t.select), t.pos});
+  }
+  out->limit = CloneOrNull(s.limit);
+  out->offset = CloneOrNull(s.offset);
+  return out;
+}
+
+const char* CompoundOpText(CompoundOp op) {
+  switch (op) {
+    case CompoundOp::kUnion:
+      return "UNION";
+    case CompoundOp::kUnionAll:
+      return "UNION ALL";
+    case CompoundOp::kIntersect:
+      return "INTERSECT";
+    case CompoundOp::kExcept:
+      return "EXCEPT";
+  }
+  return "UNION";
 }
 
 }  // namespace levelql::parser

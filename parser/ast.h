@@ -171,6 +171,20 @@ struct DropIndex {
   bool if_exists = false;
 };
 
+// CREATE VIEW name [(column, ...)] AS SELECT ...: a named query, read
+// wherever a table may be (engine/plan/inline_from.h).
+struct CreateView {
+  std::string name;
+  bool if_not_exists = false;
+  std::vector<std::string> columns;  // empty: the SELECT's own names
+  std::shared_ptr<Select> select;
+};
+
+struct DropView {
+  std::string name;
+  bool if_exists = false;
+};
+
 struct SelectItem {
   ExprPtr expr;            // null for `*` and `t.*`
   std::string star_table;  // `t.*`: the table or alias t
@@ -198,17 +212,30 @@ struct IndexHint {
 
 // A table after the first of FROM: `JOIN t [AS] a [ON expr]`, or `, t`.
 struct JoinTable {
-  std::string table;
+  std::string table;                 // empty when `subquery` is set
+  std::shared_ptr<Select> subquery;  // `JOIN (SELECT ...) [AS] a`
   Position pos;
   std::string alias;
   IndexHint hint;
   ExprPtr on;  // null: every pair of rows (a comma or CROSS JOIN)
 };
 
+// The operator joining a SELECT to the ones before it in a compound
+// SELECT (they associate to the left, all with one precedence).
+enum class CompoundOp { kUnion, kUnionAll, kIntersect, kExcept };
+
+struct CompoundTerm {
+  CompoundOp op = CompoundOp::kUnion;
+  std::shared_ptr<Select> select;  // no ORDER BY or LIMIT of its own
+  Position pos;                    // of the operator
+};
+
 struct Select {
   bool distinct = false;
   std::vector<SelectItem> items;
   std::string table;  // the first table of FROM (empty: no FROM)
+  // The first item of FROM is `(SELECT ...) [AS] alias` (table empty).
+  std::shared_ptr<Select> from_subquery;
   Position table_pos;
   std::string alias;
   IndexHint hint;
@@ -216,6 +243,9 @@ struct Select {
   ExprPtr where;
   std::vector<ExprPtr> group_by;  // an integer literal: a select-list ordinal
   ExprPtr having;
+  // A compound SELECT: this one, then each term in turn; ORDER BY, LIMIT
+  // and OFFSET then belong to the whole.
+  std::vector<CompoundTerm> compound;
   std::vector<OrderItem> order_by;
   ExprPtr limit;
   ExprPtr offset;
@@ -294,12 +324,19 @@ struct Statement {
   std::string text;  // the statement's source text, without the `;`
   std::variant<CreateTable, CreateIndex, DropTable, DropIndex, Insert, Update,
                Delete, Select, Explain, Analyze, Check, Reindex, Begin, Commit,
-               Rollback, Pragma>
+               Rollback, Pragma, CreateView, DropView>
       node;
 };
 
 // Deep structural equality, positions and source text ignored.
 bool Equal(const Statement& a, const Statement& b);
+
+// Deep copies (a subquery's SELECT is copied too, not shared).
+ExprPtr Clone(const Expr& e);
+std::shared_ptr<Select> Clone(const Select& s);
+
+// "UNION ALL", ...
+const char* CompoundOpText(CompoundOp op);
 
 // How `op` is written: "+", "<>", "AND", "<<", ...
 const char* BinaryOpText(BinaryOp op);

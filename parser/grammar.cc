@@ -217,6 +217,26 @@ constexpr auto set_check = [](Check::Target target) {
 constexpr auto set_begin = [](Begin::Mode mode) {
   return [mode](auto& ctx) { _val(ctx).mode = mode; };
 };
+// A subquery in FROM: `(SELECT ...)` as the first item (Select) or a
+// joined one (JoinTable).
+constexpr auto set_from_subquery = [](auto& ctx) {
+  _val(ctx).from_subquery = std::make_shared<Select>(std::move(_attr(ctx)));
+};
+constexpr auto set_join_subquery = [](auto& ctx) {
+  _val(ctx).subquery = std::make_shared<Select>(std::move(_attr(ctx)));
+};
+template <auto P>
+constexpr auto set_pos =
+    [](auto& ctx) { _val(ctx).*P = St(ctx).Pos(_attr(ctx)); };
+constexpr auto set_compound = [](CompoundOp op) {
+  return [op](auto& ctx) { _val(ctx).op = op; };
+};
+constexpr auto set_term_select = [](auto& ctx) {
+  _val(ctx).select = std::make_shared<Select>(std::move(_attr(ctx)));
+};
+constexpr auto set_view_select = [](auto& ctx) {
+  _val(ctx).select = std::make_shared<Select>(std::move(_attr(ctx)));
+};
 constexpr auto set_insert_select = [](auto& ctx) {
   _val(ctx).select = std::make_unique<Select>(std::move(_attr(ctx)));
 };
@@ -391,6 +411,8 @@ BOOST_SPIRIT_DEFINE(table_name, index_name, column_name, alias_name,
 x3::rule<struct select_item_id, SelectItem> const select_item = "expression";
 x3::rule<struct join_id, JoinTable> const join_table = "table name";
 x3::rule<struct order_item_id, OrderItem> const order_item = "expression";
+x3::rule<struct select_core_id, Select> const select_core = "SELECT";
+x3::rule<struct compound_term_id, CompoundTerm> const compound_term = "UNION";
 
 auto const select_item_def =
     here[set_item_pos] >>
@@ -417,7 +439,9 @@ auto const index_hint = (kw("NOT") > kw("INDEXED")[set_not_indexed<H>]) |
 auto const alias_word = !(kw("INDEXED") >> kw("BY")) >> ident_tok;
 auto const join_table_def =
     join_start >
-    (reject(ch_lparen, "subquery") |
+    ((here[set_pos<&JoinTable::pos>] >> ch_lparen >> &kw("SELECT") >
+      nested[select_stmt][set_join_subquery] > ch_rparen) |
+     reject(ch_lparen, "bracketed join after the first table") |
      table_name[set_name_pos<&JoinTable::table, &JoinTable::pos>]) >>
     -((kw("AS") > ident_tok[set_to<&JoinTable::alias>]) |
       alias_word[set_to<&JoinTable::alias>]) >>
@@ -429,10 +453,16 @@ auto const from_named =
     -((kw("AS") > ident_tok[set_to<&Select::alias>]) |
       alias_word[set_to<&Select::alias>]) >>
     -index_hint<&Select::hint>;
+// A subquery in FROM, with its alias (optional, as in SQLite).
+auto const from_subquery =
+    here[set_pos<&Select::table_pos>] >> ch_lparen >>
+    &kw("SELECT") > nested[select_stmt][set_from_subquery] > ch_rparen >>
+    -((kw("AS") > ident_tok[set_to<&Select::alias>]) |
+      alias_word[set_to<&Select::alias>]);
 // Inner joins associate: `FROM (a CROSS JOIN b), c` is `FROM a CROSS JOIN
 // b, c` (SQLite's sqllogictest writes its joins so). A SELECT there is a
-// subquery, which is refused.
-auto const from_table = (reject(ch_lparen >> kw("SELECT"), "subquery") |
+// subquery (a derived table).
+auto const from_table = (from_subquery |
                          (ch_lparen > from_named >>
                           *join_table[push_to<&Select::joins>] > ch_rparen) |
                          from_named) >>
@@ -440,22 +470,35 @@ auto const from_table = (reject(ch_lparen >> kw("SELECT"), "subquery") |
 // FROM may be left out (one row, no table); when what follows the items
 // starts no clause (nor ends a subquery), FROM is what was expected there.
 auto const from_clause = (!(kw("WHERE") | kw("GROUP") | kw("HAVING") |
-                            kw("ORDER") | kw("LIMIT") | end_of_statement |
+                            kw("ORDER") | kw("LIMIT") | kw("UNION") |
+                            kw("INTERSECT") | kw("EXCEPT") | end_of_statement |
                             ch_rparen)) > kw("FROM") > from_table;
-auto const select_stmt_def =
+// One SELECT of a compound: no ORDER BY or LIMIT of its own.
+auto const select_core_body =
     (kw("SELECT") >> -(kw("DISTINCT")[flag<&Select::distinct>] | kw("ALL"))) >
     (select_item[push_to<&Select::items>] >>
      *(ch_comma > select_item[push_to<&Select::items>])) >>
     (-from_clause >> -(kw("WHERE") > expr[set_to<&Select::where>]) >>
      -(kw("GROUP") > kw("BY") > expr[push_to<&Select::group_by>] >>
        *(ch_comma > expr[push_to<&Select::group_by>])) >>
-     -(kw("HAVING") > expr[set_to<&Select::having>]) >>
-     -(kw("ORDER") > kw("BY") > order_item[push_to<&Select::order_by>] >>
-       *(ch_comma > order_item[push_to<&Select::order_by>])) >>
-     -(kw("LIMIT") > expr[set_to<&Select::limit>] >>
-       -((kw("OFFSET") > expr[set_to<&Select::offset>]) |
-         reject(ch_comma, "LIMIT with a comma (use LIMIT n OFFSET m)"))));
-BOOST_SPIRIT_DEFINE(select_item, order_item, select_stmt, join_table)
+     -(kw("HAVING") > expr[set_to<&Select::having>]));
+auto const select_core_def = select_core_body;
+auto const compound_op =
+    (kw("UNION") >> (kw("ALL")[set_compound(CompoundOp::kUnionAll)] |
+                     x3::eps[set_compound(CompoundOp::kUnion)])) |
+    kw("INTERSECT")[set_compound(CompoundOp::kIntersect)] |
+    kw("EXCEPT")[set_compound(CompoundOp::kExcept)];
+auto const compound_term_def = here[set_pos<&CompoundTerm::pos>] >>
+                               compound_op > select_core[set_term_select];
+auto const select_stmt_def =
+    select_core_body >> *compound_term[push_to<&Select::compound>] >>
+    -(kw("ORDER") > kw("BY") > order_item[push_to<&Select::order_by>] >>
+      *(ch_comma > order_item[push_to<&Select::order_by>])) >>
+    -(kw("LIMIT") > expr[set_to<&Select::limit>] >>
+      -((kw("OFFSET") > expr[set_to<&Select::offset>]) |
+        reject(ch_comma, "LIMIT with a comma (use LIMIT n OFFSET m)")));
+BOOST_SPIRIT_DEFINE(select_item, order_item, select_stmt, join_table,
+                    select_core, compound_term)
 
 // INSERT, UPDATE, DELETE.
 x3::rule<struct row_id, std::vector<ExprPtr>> const value_row = "'('";
@@ -517,6 +560,8 @@ x3::rule<struct table_option_id, TableOption> const table_option =
 x3::rule<struct create_index_id, CreateIndex> const create_index = "INDEX";
 x3::rule<struct drop_table_id, DropTable> const drop_table = "TABLE";
 x3::rule<struct drop_index_id, DropIndex> const drop_index = "INDEX";
+x3::rule<struct create_view_id, CreateView> const create_view = "VIEW";
+x3::rule<struct drop_view_id, DropView> const drop_view = "VIEW";
 
 auto const if_not_exists = kw("IF") > kw("NOT") > kw("EXISTS");
 auto const if_exists = kw("IF") > kw("EXISTS");
@@ -584,8 +629,17 @@ auto const drop_table_def = kw("TABLE") >
 auto const drop_index_def = kw("INDEX") >
                             -if_exists[flag<&DropIndex::if_exists>] >
                             index_name[set_to<&DropIndex::name>];
+auto const create_view_def =
+    kw("VIEW") > -if_not_exists[flag<&CreateView::if_not_exists>] >
+    table_name[set_to<&CreateView::name>] >
+    -(ch_lparen > (column_name[push_to<&CreateView::columns>] >>
+                   *(ch_comma > column_name[push_to<&CreateView::columns>])) >
+      ch_rparen) > kw("AS") > select_stmt[set_view_select];
+auto const drop_view_def = kw("VIEW") > -if_exists[flag<&DropView::if_exists>] >
+                           table_name[set_to<&DropView::name>];
 BOOST_SPIRIT_DEFINE(default_value, index_column, column_def, create_table,
-                    table_option, create_index, drop_table, drop_index)
+                    table_option, create_index, drop_table, drop_index,
+                    create_view, drop_view)
 
 // The rest.
 x3::rule<struct explain_id, Explain> const explain_stmt = "EXPLAIN";
@@ -626,14 +680,14 @@ auto const pragma_stmt_def =
 auto const statement_def =
     select_stmt[assign_node] | insert_stmt[assign_node] |
     update_stmt[assign_node] | delete_stmt[assign_node] |
-    (kw("CREATE") > (create_table[assign_node] | create_index[assign_node] |
-                     reject(kw("VIEW"), "CREATE VIEW") |
-                     reject(kw("TRIGGER"), "CREATE TRIGGER") |
-                     reject(kw("TEMP") | kw("TEMPORARY"), "CREATE TEMP") |
-                     reject(kw("VIRTUAL"), "CREATE VIRTUAL TABLE"))) |
-    (kw("DROP") > (drop_table[assign_node] | drop_index[assign_node] |
-                   reject(kw("VIEW"), "DROP VIEW") |
-                   reject(kw("TRIGGER"), "DROP TRIGGER"))) |
+    (kw("CREATE") >
+     (create_table[assign_node] | create_index[assign_node] |
+      create_view[assign_node] | reject(kw("TRIGGER"), "CREATE TRIGGER") |
+      reject(kw("TEMP") | kw("TEMPORARY"), "CREATE TEMP") |
+      reject(kw("VIRTUAL"), "CREATE VIRTUAL TABLE"))) |
+    (kw("DROP") >
+     (drop_table[assign_node] | drop_index[assign_node] |
+      drop_view[assign_node] | reject(kw("TRIGGER"), "DROP TRIGGER"))) |
     explain_stmt[assign_node] | analyze_stmt[assign_node] |
     check_stmt[assign_node] | reindex_stmt[assign_node] |
     begin_stmt[assign_node] | commit_stmt[assign_empty<Commit>] |

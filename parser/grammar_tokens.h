@@ -404,6 +404,12 @@ struct get_info<lqg::end_parser> {
     return "end of statement";
   }
 };
+// Zero-width (a position): names nothing an error could say was expected.
+template <>
+struct get_info<lqg::here_parser> {
+  using result_type = std::string;
+  std::string operator()(lqg::here_parser const&) const { return ""; }
+};
 template <class S>
 struct get_info<lqg::reject_parser<S>> {
   using result_type = std::string;

@@ -311,6 +311,15 @@ void WriteHint(const IndexHint& hint, std::string* out) {
   }
 }
 
+// A FROM item: a table's name, or a subquery in brackets.
+void WriteSource(const std::string& table, const Select* subquery,
+                 std::string* out) {
+  if (!subquery) return WriteName(table, out);
+  *out += '(';
+  WriteSelect(*subquery, out);
+  *out += ')';
+}
+
 void WriteSelect(const Select& s, std::string* out) {
   *out += s.distinct ? "SELECT DISTINCT " : "SELECT ";
   for (size_t i = 0; i < s.items.size(); ++i) {
@@ -330,9 +339,9 @@ void WriteSelect(const Select& s, std::string* out) {
       WriteName(item.alias, out);
     }
   }
-  if (!s.table.empty()) {
+  if (!s.table.empty() || s.from_subquery) {
     *out += " FROM ";
-    WriteName(s.table, out);
+    WriteSource(s.table, s.from_subquery.get(), out);
     if (!s.alias.empty()) {
       *out += " AS ";
       WriteName(s.alias, out);
@@ -340,7 +349,7 @@ void WriteSelect(const Select& s, std::string* out) {
     WriteHint(s.hint, out);
     for (const JoinTable& j : s.joins) {
       *out += " JOIN ";
-      WriteName(j.table, out);
+      WriteSource(j.table, j.subquery.get(), out);
       if (!j.alias.empty()) {
         *out += " AS ";
         WriteName(j.alias, out);
@@ -363,6 +372,12 @@ void WriteSelect(const Select& s, std::string* out) {
   if (s.having) {
     *out += " HAVING ";
     Write(*s.having, 0, out);
+  }
+  for (const CompoundTerm& t : s.compound) {
+    *out += ' ';
+    *out += CompoundOpText(t.op);
+    *out += ' ';
+    WriteSelect(*t.select, out);
   }
   for (size_t i = 0; i < s.order_by.size(); ++i) {
     *out += i ? ", " : " ORDER BY ";
@@ -443,6 +458,21 @@ struct StatementWriter {
   }
   void operator()(const DropIndex& d) const {
     *out += d.if_exists ? "DROP INDEX IF EXISTS " : "DROP INDEX ";
+    WriteName(d.name, out);
+  }
+  void operator()(const CreateView& c) const {
+    *out += c.if_not_exists ? "CREATE VIEW IF NOT EXISTS " : "CREATE VIEW ";
+    WriteName(c.name, out);
+    for (size_t i = 0; i < c.columns.size(); ++i) {
+      *out += i ? ", " : " (";
+      WriteName(c.columns[i], out);
+    }
+    if (!c.columns.empty()) *out += ')';
+    *out += " AS ";
+    WriteSelect(*c.select, out);
+  }
+  void operator()(const DropView& d) const {
+    *out += d.if_exists ? "DROP VIEW IF EXISTS " : "DROP VIEW ";
     WriteName(d.name, out);
   }
   void operator()(const Insert& s) const {

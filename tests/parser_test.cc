@@ -334,6 +334,48 @@ TEST(ParserSelect, JoinsRoundTrip) {
             "SyntaxError at 1:21: expected table name near end of input");
 }
 
+TEST(ParserSelect, CompoundSelectsRoundTrip) {
+  EXPECT_EQ(RoundTrip("select a from t union all select b from u except "
+                      "select 1 intersect select c from v union select 2 "
+                      "order by 1 desc limit 3 offset 1"),
+            "SELECT a FROM t UNION ALL SELECT b FROM u EXCEPT SELECT 1 "
+            "INTERSECT SELECT c FROM v UNION SELECT 2 ORDER BY 1 DESC LIMIT 3 "
+            "OFFSET 1");
+  Statement s = Parse("SELECT 1 UNION SELECT 2 UNION ALL SELECT 3");
+  const Select& select = std::get<Select>(s.node);
+  ASSERT_EQ(select.compound.size(), 2u);
+  EXPECT_EQ(select.compound[0].op, CompoundOp::kUnion);
+  EXPECT_EQ(select.compound[1].op, CompoundOp::kUnionAll);
+  EXPECT_TRUE(select.order_by.empty());
+  EXPECT_EQ(RoundTrip("SELECT * FROM t WHERE a IN (SELECT x FROM u UNION "
+                      "SELECT 1)"),
+            "SELECT * FROM t WHERE a IN (SELECT x FROM u UNION SELECT 1)");
+  EXPECT_EQ(ErrorLine("SELECT a FROM t ORDER BY a UNION SELECT b FROM u"),
+            "SyntaxError at 1:28: expected end of statement near \"UNION\"");
+  EXPECT_EQ(ErrorLine("SELECT a FROM t UNION"),
+            "SyntaxError at 1:22: expected SELECT near end of input");
+}
+
+TEST(ParserSelect, SubqueriesInFromAndViewsRoundTrip) {
+  EXPECT_EQ(RoundTrip("select d.a from (select a from t where b > 1) as d"),
+            "SELECT d.a FROM (SELECT a FROM t WHERE b > 1) AS d");
+  EXPECT_EQ(RoundTrip("SELECT * FROM (SELECT 1 AS x)"),
+            "SELECT * FROM (SELECT 1 AS x)");
+  EXPECT_EQ(RoundTrip("SELECT * FROM t JOIN (SELECT k FROM u) e ON e.k = t.a"),
+            "SELECT * FROM t JOIN (SELECT k FROM u) AS e ON e.k = t.a");
+  EXPECT_EQ(RoundTrip("SELECT * FROM (t JOIN u ON u.a = t.a)"),
+            "SELECT * FROM t JOIN u ON u.a = t.a");
+  EXPECT_EQ(RoundTrip("create view if not exists V (a, b) as select x, y "
+                      "from t"),
+            "CREATE VIEW IF NOT EXISTS v (a, b) AS SELECT x, y FROM t");
+  EXPECT_EQ(RoundTrip("DROP VIEW IF EXISTS v"), "DROP VIEW IF EXISTS v");
+  EXPECT_EQ(RoundTrip("DROP VIEW v"), "DROP VIEW v");
+  EXPECT_EQ(ErrorLine("SELECT * FROM (SELECT a FROM t"),
+            "SyntaxError at 1:31: expected ')' near end of input");
+  EXPECT_EQ(ErrorLine("CREATE VIEW v SELECT 1"),
+            "SyntaxError at 1:15: expected AS near \"SELECT\"");
+}
+
 TEST(ParserSelect, GroupByAndHavingRoundTrip) {
   EXPECT_EQ(RoundTrip("select a, count(*) from t where b > 1 group by a, 2 "
                       "having count(*) > 3 order by 2 desc limit 5"),
@@ -661,14 +703,8 @@ TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
             "NotSupported at 1:17: NATURAL JOIN");
   EXPECT_EQ(Error("SELECT a FROM t JOIN u USING (a)"),
             "NotSupported at 1:24: JOIN ... USING");
-  EXPECT_EQ(Error("SELECT a FROM (SELECT a FROM t)"),
-            "NotSupported at 1:15: subquery");
-  EXPECT_EQ(Error("SELECT a FROM t UNION SELECT b FROM u"),
-            "NotSupported at 1:17: UNION");
-  EXPECT_EQ(Error("SELECT a FROM t EXCEPT SELECT b FROM u"),
-            "NotSupported at 1:17: EXCEPT");
-  EXPECT_EQ(Error("CREATE VIEW v AS SELECT a FROM t"),
-            "NotSupported at 1:8: CREATE VIEW");
+  EXPECT_EQ(Error("CREATE TEMP VIEW v AS SELECT a FROM t"),
+            "NotSupported at 1:8: CREATE TEMP");
   EXPECT_EQ(Error("CREATE TRIGGER x AFTER INSERT ON t BEGIN END"),
             "NotSupported at 1:8: CREATE TRIGGER");
   EXPECT_EQ(Error("WITH x AS (SELECT 1) SELECT * FROM x"),

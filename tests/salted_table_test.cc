@@ -1,7 +1,8 @@
 // Salted tables at the byte level (issue 16): every key of a salted table
 // sits in its row's bucket, which CHECK verifies from the keys' bytes; a key
 // moved to another bucket (the writer's bug CHECK exists to catch) is
-// reported; and the format version moves to 3 without touching older data.
+// reported; and the format version moves on (3: salted tables, 4: views)
+// without touching older data.
 #include <gtest/gtest.h>
 
 #include "engine/catalog/catalog.h"
@@ -98,7 +99,7 @@ TEST_F(SaltedTableTest, AnIndexEntryInAnotherBucketIsReported) {
       << s.message();
 }
 
-TEST_F(SaltedTableTest, FormatTwoOpensAsThreeAndALaterFormatIsRefused) {
+TEST_F(SaltedTableTest, FormatTwoOpensAsFourAndALaterFormatIsRefused) {
   auto set_format = [&](const std::string& version) {
     auto store = OpenLevelDbStore(dir_.path(), Options());
     ASSERT_TRUE(store.ok());
@@ -112,20 +113,20 @@ TEST_F(SaltedTableTest, FormatTwoOpensAsThreeAndALaterFormatIsRefused) {
     EXPECT_TRUE((*store)->Get(nullptr, kFormatKey, &v).ok());
     return v;
   };
-  EXPECT_EQ(format(), "3");
+  EXPECT_EQ(format(), "4");
   set_format("2");
   {
     auto db = Database::Open(dir_.path());
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     EXPECT_TRUE((*db)->Execute("CHECK").ok());
   }
-  EXPECT_EQ(format(), "3");
-  set_format("4");
+  EXPECT_EQ(format(), "4");
+  set_format("5");
   auto db = Database::Open(dir_.path());
   ASSERT_FALSE(db.ok());
   EXPECT_EQ(db.status().message(),
-            "database format version 4 is not supported by this build (it "
-            "reads versions 1 to 3)");
+            "database format version 5 is not supported by this build (it "
+            "reads versions 1 to 4)");
 }
 
 }  // namespace

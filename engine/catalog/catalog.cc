@@ -92,6 +92,7 @@ uint64_t SchemaVersion(const CatalogState& state) {
       h = Fingerprint(index->sql, h ^ static_cast<uint64_t>(index->id));
     }
   }
+  for (const auto& [name, view] : state.views) h = Fingerprint(view->sql, h);
   return h;
 }
 
@@ -324,6 +325,34 @@ void PutTableRecord(const TableSchema& table, WriteBatch* batch) {
   batch->Put(TableRecordKey(table.name), std::move(value));
 }
 
+std::string ViewRecordKey(const std::string& name) {
+  return std::string(kViewPrefix) + name;
+}
+
+Result<std::shared_ptr<ViewSchema>> MakeViewSchema(
+    const parser::CreateView& create, const std::string& sql) {
+  auto view = std::make_shared<ViewSchema>();
+  view->name = create.name;
+  view->sql = sql;
+  view->columns = create.columns;
+  view->select = create.select;
+  for (size_t i = 0; i < view->columns.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (view->columns[i] == view->columns[j]) {
+        return Status::InvalidArgument("view " + view->name + " names column " +
+                                       view->columns[i] + " twice");
+      }
+    }
+  }
+  return view;
+}
+
+void PutViewRecord(const ViewSchema& view, WriteBatch* batch) {
+  std::string value;
+  keys::EncodeValue(Value::Text(view.sql), keys::Direction::kAsc, &value);
+  batch->Put(ViewRecordKey(view.name), std::move(value));
+}
+
 void PutIndexRecord(const IndexSchema& index, WriteBatch* batch) {
   std::string value;
   EncodeRecord(index.id, index.sql, &value);
@@ -395,7 +424,8 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   // its number is raised in place.
   const bool format1 = format == "1";
   const bool format2 = format == "2";
-  if (format != kFormatVersion && !format1 && !format2) {
+  const bool format3 = format == "3";
+  if (format != kFormatVersion && !format1 && !format2 && !format3) {
     return Status::NotSupported("database format version " + format +
                                 " is not supported by this build (it reads "
                                 "versions 1 to " +
@@ -405,7 +435,8 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   s = store->Get(nullptr, kIcuKey, &icu);
   if (!s.ok() && s.code() != Status::Code::kNotFound) return s;
   WriteBatch upgrade;
-  if (format1 || format2)
+  // Format 3 differs from 4 only by what it cannot hold (views).
+  if (format1 || format2 || format3)
     upgrade.Put(std::string(kFormatKey), std::string(kFormatVersion));
 
   s = store->Get(nullptr, kTokenKeyKey, &state.token_key);
@@ -557,6 +588,23 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   }
   LQ_RETURN_IF_ERROR(it->status());
   for (auto& [name, table] : tables) state.tables[name] = table;
+  for (SeekPrefix(it.get(), kViewPrefix);
+       it->Valid() && it->key().substr(0, kViewPrefix.size()) == kViewPrefix;
+       it->Next()) {
+    std::string_view in = it->value();
+    Value sql;
+    LQ_RETURN_IF_ERROR(keys::DecodeValue(&in, keys::Direction::kAsc, &sql));
+    if (sql.type() != Type::kText) {
+      return Status::Corruption("bad view record");
+    }
+    LQ_ASSIGN_OR_RETURN(parser::Statement stmt,
+                        parser::ParseStatement(sql.text()));
+    auto* create = std::get_if<parser::CreateView>(&stmt.node);
+    if (!create) return Status::Corruption("catalog record is not a view");
+    LQ_ASSIGN_OR_RETURN(auto view, MakeViewSchema(*create, sql.text()));
+    state.views[view->name] = std::move(view);
+  }
+  LQ_RETURN_IF_ERROR(it->status());
   for (SeekPrefix(it.get(), kStatsPrefix);
        it->Valid() && it->key().substr(0, kStatsPrefix.size()) == kStatsPrefix;
        it->Next()) {

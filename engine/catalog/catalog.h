@@ -59,9 +59,20 @@ inline constexpr std::string_view kRebuildingPrefix =
 // deleted; opening a database finishes deleting them.
 inline constexpr std::string_view kGarbagePrefix =
     std::string_view("\0garbage\0", 9);
-// The on-disk format version this build writes. Versions 1 and 2 are read
+// Views: the CREATE VIEW statement of each (since format version 4).
+inline constexpr std::string_view kViewPrefix = std::string_view("\0view\0", 6);
+// The on-disk format version this build writes. Versions 1 to 3 are read
 // and upgraded on open (indexes/KEY_FORMAT.md, "Versions").
-inline constexpr std::string_view kFormatVersion = "3";
+inline constexpr std::string_view kFormatVersion = "4";
+
+// A view: a named SELECT, read wherever a table may be
+// (engine/plan/inline_from.h).
+struct ViewSchema {
+  std::string name;
+  std::string sql;                   // its CREATE VIEW statement
+  std::vector<std::string> columns;  // CREATE VIEW v (a, b): the names
+  std::shared_ptr<const parser::Select> select;
+};
 
 struct CatalogState {
   std::map<std::string, std::shared_ptr<const TableSchema>> tables;
@@ -70,6 +81,7 @@ struct CatalogState {
   // not in `tables`; the database removes them when it opens.
   // (name, the key ranges it wrote: entries, and counts when ranked)
   std::vector<std::pair<std::string, std::vector<int64_t>>> unfinished_indexes;
+  std::map<std::string, std::shared_ptr<const ViewSchema>> views;
   // ANALYZE statistics by table name (absent until ANALYZE runs).
   std::map<std::string, std::shared_ptr<const TableStats>> stats;
   int64_t next_id = 1;
@@ -89,6 +101,10 @@ struct CatalogState {
     auto it = tables.find(name);
     return it == tables.end() ? nullptr : it->second.get();
   }
+  const ViewSchema* FindView(const std::string& name) const {
+    auto it = views.find(name);
+    return it == views.end() ? nullptr : it->second.get();
+  }
 };
 
 uint64_t SchemaVersion(const CatalogState& state);
@@ -107,8 +123,14 @@ Result<std::shared_ptr<IndexSchema>> MakeIndexSchema(
     const parser::CreateIndex& create, const TableSchema& table, int64_t id,
     const std::string& sql);
 
+// A view from its CREATE VIEW statement.
+Result<std::shared_ptr<ViewSchema>> MakeViewSchema(
+    const parser::CreateView& create, const std::string& sql);
+
 // Catalog records.
 void PutTableRecord(const TableSchema& table, WriteBatch* batch);
+void PutViewRecord(const ViewSchema& view, WriteBatch* batch);
+std::string ViewRecordKey(const std::string& name);
 void PutIndexRecord(const IndexSchema& index, WriteBatch* batch);
 void PutNextId(int64_t next_id, WriteBatch* batch);
 std::string TableRecordKey(const std::string& name);

@@ -1,6 +1,7 @@
 #include "engine/exec/build_operators.h"
 
 #include "engine/exec/aggregate.h"
+#include "engine/exec/compound.h"
 #include "engine/exec/join.h"
 #include "engine/exec/row_id_stream.h"
 #include "engine/exec/row_sources.h"
@@ -249,6 +250,20 @@ std::unique_ptr<RowSource> BuildOperators(
           t, node->index,
           Resumed(BuildKeys(node->children[0].get(), ctx, t), ctx->resume),
           &node->stats, node->read_columns);
+    case Kind::kCompound: {
+      // Each SELECT reads from its start: a token's position is the sort's
+      // above (kResumeAfter), not a place in one SELECT's scan.
+      auto own = std::make_shared<ExecContext>(*ctx);
+      own->resume = nullptr;
+      std::vector<std::unique_ptr<RowSource>> inputs;
+      for (size_t i = 0; i < node->children.size(); ++i) {
+        inputs.push_back(BuildOperators(node->children[i].get(), own.get(),
+                                        node->join_tables[i]));
+      }
+      out = NewCompound(ctx, std::move(own), std::move(inputs),
+                        node->compound_ops, node->width, node->collations);
+      break;
+    }
     case Kind::kResumeAfter:
       out = NewResumeFilter(child(0), node->sort_keys, node->resume_row,
                             ctx->resume && ctx->resume->inclusive);

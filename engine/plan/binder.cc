@@ -6,6 +6,7 @@
 
 #include "base/stack_floor.h"
 #include "engine/exec/functions.h"
+#include "engine/plan/inline_from.h"
 #include "indexes/collation.h"
 #include "parser/parse_error.h"
 
@@ -41,6 +42,15 @@ std::optional<AggregateKind> AggregateNamed(const std::string& name) {
   }
   return std::nullopt;
 }
+
+}  // namespace
+
+bool IsAggregateCall(const parser::Expr& e) {
+  return e.kind == ExprKind::kFunction && AggregateNamed(e.name) &&
+         !((e.name == "min" || e.name == "max") && e.args.size() > 1);
+}
+
+namespace {
 
 bool HasAggregate(const BoundExpr& e) {
   if (e.kind == BoundExpr::Kind::kAggregateRef) return true;
@@ -156,6 +166,11 @@ Result<std::shared_ptr<const TableSchema>> Binder::FindTable(
     const std::string& name, const parser::Position& pos, bool write) const {
   auto it = catalog_->tables.find(name);
   if (it == catalog_->tables.end()) {
+    if (catalog_->FindView(name)) {
+      return Status::InvalidArgument(Where(pos) + "cannot " +
+                                     (write ? "modify" : "index") + " view " +
+                                     name + ": a view is read only");
+    }
     return Status::NotFound(Where(pos) + "no table " + name);
   }
   const TableSchema& table = *it->second;
@@ -464,9 +479,8 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
     }
     return Status::OK();
   };
-  const std::optional<AggregateKind> aggregate = AggregateNamed(e.name);
-  if (aggregate && !(e.name == "min" && e.args.size() > 1) &&
-      !(e.name == "max" && e.args.size() > 1)) {
+  if (IsAggregateCall(e)) {
+    const AggregateKind aggregate = *AggregateNamed(e.name);
     if (!scope.aggregates) {
       return Status::InvalidArgument(Where(e.pos) + "aggregate function " +
                                      e.name + "() is not allowed " +
@@ -492,7 +506,7 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
             Where(e.pos) +
             "group_concat(DISTINCT ...) takes one argument (no separator)");
       }
-      spec.kind = *aggregate;
+      spec.kind = aggregate;
       scope.inside_aggregate = true;
       Result<BoundExprPtr> arg = Bind(*e.args[0], scope);
       Result<BoundExprPtr> sep = concat && e.args.size() > 1
@@ -632,7 +646,109 @@ Status Binder::BindFrom(const parser::Select& select, BoundSelect* out) {
   return Status::OK();
 }
 
+const Collation* CompoundCollation(const BoundSelect& select, int column) {
+  for (const auto& branch : select.compound) {
+    if (const Collation* c = CarriedCollation(*branch->outputs[column])) {
+      return c;
+    }
+  }
+  return nullptr;
+}
+
+// A compound SELECT: each SELECT bound on its own (in one binder, so its
+// parameters and subqueries share the statement's slots); ORDER BY names
+// result columns, as SQLite's: an ordinal, a column's name or alias in the
+// first SELECT, or an expression the first SELECT selects.
+Result<BoundSelect> Binder::BindCompound(const parser::Select& select) {
+  BoundSelect out;
+  std::shared_ptr<parser::Select> first = parser::Clone(select);
+  first->compound.clear();
+  first->order_by.clear();
+  first->limit.reset();
+  first->offset.reset();
+  LQ_ASSIGN_OR_RETURN(BoundSelect head, BindSelect(*first));
+  out.compound.push_back(std::make_shared<const BoundSelect>(std::move(head)));
+  const BoundSelect& h = *out.compound[0];
+  for (const parser::CompoundTerm& t : select.compound) {
+    LQ_ASSIGN_OR_RETURN(BoundSelect b, BindSelect(*t.select));
+    if (b.outputs.size() != h.outputs.size()) {
+      return Status::InvalidArgument(
+          Where(t.pos) + "SELECTs to the left and right of " +
+          parser::CompoundOpText(t.op) +
+          " do not have the same number of result columns (" +
+          std::to_string(h.outputs.size()) + " and " +
+          std::to_string(b.outputs.size()) + ")");
+    }
+    out.compound.push_back(std::make_shared<const BoundSelect>(std::move(b)));
+    out.compound_ops.push_back(t.op);
+  }
+  out.table = OneRowTable();
+  out.output_names = h.output_names;
+  out.output_types = h.output_types;
+  for (const BoundExprPtr& e : h.outputs) out.outputs.push_back(CloneExpr(*e));
+  for (const parser::OrderItem& item : select.order_by) {
+    const Expr& e = *item.expr;
+    int k = -1;
+    if (IsOrdinal(e)) {
+      const int64_t n = e.literal.int_value();
+      if (n < 1 || n > static_cast<int64_t>(h.outputs.size())) {
+        return Status::InvalidArgument(
+            Where(e.pos) + "ORDER BY term " + std::to_string(n) +
+            " is out of range: the select list has " +
+            std::to_string(h.outputs.size()) + " columns");
+      }
+      k = static_cast<int>(n - 1);
+    }
+    if (k < 0 && e.kind == ExprKind::kColumn) {
+      const std::string written =
+          e.qualifier.empty() ? e.name : e.qualifier + "." + e.name;
+      for (size_t i = 0; i < h.output_names.size() && k < 0; ++i) {
+        if (h.output_names[i] == written) k = static_cast<int>(i);
+      }
+    }
+    // An expression the first SELECT selects (when no `*` stands for
+    // several of its columns, its items are its columns).
+    const bool stars =
+        std::any_of(first->items.begin(), first->items.end(),
+                    [](const parser::SelectItem& si) { return !si.expr; });
+    for (size_t i = 0; i < first->items.size() && k < 0 && !stars; ++i) {
+      const parser::SelectItem& si = first->items[i];
+      if (parser::Equal(*si.expr, e)) k = static_cast<int>(i);
+    }
+    if (k < 0) {
+      return Status::InvalidArgument(
+          Where(e.pos) +
+          "ORDER BY term of a compound SELECT does not match "
+          "any column of the result (name one of the first "
+          "SELECT's columns, or its number)");
+    }
+    BoundOrder order;
+    order.output = k;
+    order.desc = item.desc;
+    order.collation = CompoundCollation(out, k);
+    out.order_by.push_back(std::move(order));
+  }
+  Scope constant;
+  constant.context = "in LIMIT";
+  if (select.limit) {
+    LQ_ASSIGN_OR_RETURN(out.limit, Bind(*select.limit, constant));
+  }
+  if (select.offset) {
+    LQ_ASSIGN_OR_RETURN(out.offset, Bind(*select.offset, constant));
+  }
+  return out;
+}
+
 Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
+  if (!select.compound.empty()) return BindCompound(select);
+  LQ_ASSIGN_OR_RETURN(std::unique_ptr<parser::Select> merged,
+                      InlineFrom(select, *catalog_));
+  if (!merged) return BindMerged(select);
+  merged_.push_back(std::move(merged));
+  return BindMerged(*merged_.back());
+}
+
+Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
   BoundSelect out;
   if (select.table.empty()) {
     out.table = OneRowTable();

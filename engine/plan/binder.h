@@ -56,6 +56,12 @@ struct BoundSelect {
   std::vector<BoundOrder> order_by;
   BoundExprPtr limit;   // null: none
   BoundExprPtr offset;  // null: 0
+  // A compound SELECT (UNION [ALL], INTERSECT, EXCEPT): its SELECTs, the
+  // i-th joined to those before it by compound_ops[i - 1]. `outputs` and
+  // the names and types are the first one's; order_by (over the outputs),
+  // limit and offset belong to the whole; `table` has no columns.
+  std::vector<std::shared_ptr<const BoundSelect>> compound;
+  std::vector<parser::CompoundOp> compound_ops;
 };
 
 // A subquery of a statement (`(SELECT ...)`, `EXISTS (...)`, `x IN (SELECT
@@ -110,6 +116,15 @@ struct BoundDelete {
   BoundExprPtr where;
 };
 
+// The collation a compound SELECT compares result column `column` with:
+// that of the first SELECT, left to right, whose column has one (SQLite's
+// rule); null (binary) when none has.
+const Collation* CompoundCollation(const BoundSelect& select, int column);
+
+// A call of an aggregate function (min and max of two or more arguments
+// are scalar functions).
+bool IsAggregateCall(const parser::Expr& e);
+
 class Binder {
  public:
   explicit Binder(std::shared_ptr<const CatalogState> catalog)
@@ -139,10 +154,15 @@ class Binder {
   Status BindGroupBy(const parser::Select& select, Scope& scope,
                      BoundSelect* out);
   Status BindFrom(const parser::Select& select, BoundSelect* out);
+  // BindSelect of a query whose FROM holds tables only (inline_from.h).
+  Result<BoundSelect> BindMerged(const parser::Select& select);
+  Result<BoundSelect> BindCompound(const parser::Select& select);
   Result<int> ParamSlot(const parser::Expr& expr);
 
   std::shared_ptr<const CatalogState> catalog_;
   ParamSlots params_;
+  // The queries views and subqueries in FROM were merged into, bound here.
+  std::vector<std::unique_ptr<parser::Select>> merged_;
   // Per select item of the SELECT being bound, its first output (`*` and
   // `t.*` stand for several).
   std::vector<int> item_outputs_;

@@ -57,6 +57,8 @@ std::string_view PlanKindName(PlanNode::Kind kind) {
       return "NestedLoop";
     case PlanNode::Kind::kHashJoin:
       return "HashJoin";
+    case PlanNode::Kind::kCompound:
+      return "Compound";
   }
   return "?";
 }

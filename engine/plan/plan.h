@@ -68,6 +68,8 @@ struct PlanNode {
     kNestedLoop,   // every row of children[0] with every one of [1]
     kHashJoin,     // rows of children[0], each with the rows of [1] of an
                    // equal key, held under a hash of the key
+    kCompound,     // a compound SELECT's rows: each child is one SELECT's
+                   // plan, joined to those before by `compound_ops`
   };
   Kind kind = Kind::kTableScan;
   std::string detail;
@@ -125,6 +127,10 @@ struct PlanNode {
   // come in descending key order). Their `sort_keys` (for tokens): the
   // order of the result rows when nothing sorts them again.
   std::vector<std::shared_ptr<const TableSchema>> join_tables;
+  // kCompound: how each child after the first joins the ones before it
+  // (its `width` values are the result's; `collations` compare them; its
+  // `join_tables` are the tables its children read).
+  std::vector<parser::CompoundOp> compound_ops;
   // The joined row's columns its `sort_keys` stand for (the join's order:
   // which columns it is differs between plans of one query, so tokens sign
   // it).

@@ -111,6 +111,9 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
 // keeps, depend on the order rows come in; the sort alone reverses.
 // NameScans writes the scans' EXPLAIN detail afterwards.
 void ReversePlan(PlanNode* node, bool sorted_above = false) {
+  // A compound's rows are numbered as its SELECTs return them (the
+  // numbers break ties between equal rows): read as the forward read does.
+  if (node->kind == Kind::kCompound) return;
   if (sorted_above &&
       (node->kind == Kind::kAggregate || node->kind == Kind::kDistinct)) {
     return;
@@ -193,8 +196,107 @@ BoundExprPtr PlannedWhere(const BoundSelect& select, const RuleSet& rules,
   return where;
 }
 
+namespace {
+
+// A compound SELECT: each SELECT planned on its own (every index it can
+// use), their rows combined (exec/compound.h: each row carries its
+// SELECT's number and its place among that SELECT's rows), then sorted
+// by the ORDER BY terms, the result's columns and those two numbers, a
+// total order continuation tokens name a row by. Without ORDER BY the
+// rows come in the order of their values.
+Result<PlannedSelect> PlanCompound(const BoundSelect& select, int64_t limit,
+                                   int64_t offset, const PlannerInput& input) {
+  const ResumePoint* resume = input.resume;
+  PlannedSelect out;
+  const size_t width = select.outputs.size();
+  std::string detail;
+  for (size_t i = 0; i < select.compound_ops.size(); ++i) {
+    if (i) detail += ", ";
+    detail += parser::CompoundOpText(select.compound_ops[i]);
+  }
+  auto node = NewPlanNode(Kind::kCompound, detail, 0);
+  for (const auto& branch : select.compound) {
+    PlannerInput in = input;
+    in.resume = nullptr;
+    in.backward_rows = 0;
+    in.stats = input.stats_of ? input.stats_of(*branch->table) : nullptr;
+    LQ_ASSIGN_OR_RETURN(PlannedSelect p, PlanSelect(*branch, -1, 0, in));
+    node->estimated_rows += p.plan->estimated_rows;
+    node->join_tables.push_back(branch->table);
+    node->children.push_back(std::move(p.plan));
+    // The branch's plan points into its expressions: kept with this one.
+    if (p.where) out.hidden.push_back(std::move(p.where));
+    for (auto& e : p.hidden) out.hidden.push_back(std::move(e));
+  }
+  node->compound_ops = select.compound_ops;
+  node->width = width;
+  for (size_t c = 0; c < width; ++c) {
+    node->collations.push_back(CompoundCollation(select, static_cast<int>(c)));
+  }
+  std::vector<SortKey> keys;
+  for (const BoundOrder& o : select.order_by) {
+    keys.push_back({o.output, o.desc, o.collation});
+  }
+  for (size_t c = 0; c < width; ++c) {
+    keys.push_back({static_cast<int>(c), false, node->collations[c]});
+  }
+  keys.push_back({static_cast<int>(width), false, nullptr});      // SELECT
+  keys.push_back({static_cast<int>(width + 1), false, nullptr});  // place
+  std::unique_ptr<PlanNode> root = std::move(node);
+  if (resume) {
+    if (limit >= 0) limit = std::max<int64_t>(0, limit - resume->emitted);
+    offset = 0;
+    if (resume->kind == ResumePoint::Kind::kSortKey) {
+      if (resume->sort_key.size() != keys.size()) return PlanChangedError();
+      const double rows = root->estimated_rows;
+      root = Wrap(Kind::kResumeAfter, "", std::move(root));
+      root->estimated_rows = rows;
+      root->sort_keys = keys;
+      root->resume_row.assign(width + 2, Value());
+      for (size_t i = 0; i < keys.size(); ++i) {
+        root->resume_row[keys[i].column] = resume->sort_key[i];
+      }
+    }
+  }
+  const std::string why =
+      "(" + std::string(parser::CompoundOpText(select.compound_ops.back())) +
+      ")";
+  if (limit >= 0 && offset <= kMaxTopK && limit <= kMaxTopK - offset &&
+      input.rules->on(Rule::kTopK)) {
+    root = Wrap(Kind::kTopK, std::to_string(limit + offset), std::move(root));
+    root->top_rows = limit + offset;
+    root->estimated_rows =
+        std::min(root->estimated_rows, static_cast<double>(limit + offset));
+  } else {
+    root = Wrap(Kind::kSort, why, std::move(root));
+  }
+  root->sort_keys = keys;
+  root = LimitNode(std::move(root), limit, offset);
+  out.token_mode = TokenMode::kSortKey;
+  out.order_signature = OrderSignature(*root, out.token_mode);
+  if (input.backward_rows > 0) {
+    if (root->kind == Kind::kLimit) root = std::move(root->children[0]);
+    if (root->kind == Kind::kTopK && input.backward_rows > kMaxTopK) {
+      root->kind = Kind::kSort;
+      root->detail = why;
+    } else if (root->kind == Kind::kTopK) {
+      root->top_rows = input.backward_rows;
+      root->detail = std::to_string(input.backward_rows);
+    }
+    ReversePlan(root.get());
+    root = LimitNode(std::move(root), input.backward_rows, 0);
+  }
+  out.plan = std::move(root);
+  return out;
+}
+
+}  // namespace
+
 Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
                                  int64_t offset, const PlannerInput& input) {
+  if (!select.compound.empty()) {
+    return PlanCompound(select, limit, offset, input);
+  }
   const ResumePoint* resume = input.resume;
   const RuleSet& rules = *input.rules;
   PlannedSelect out;

@@ -136,9 +136,10 @@ class Cursor {
 
 // One table or index of the schema, with the statement that created it.
 struct SchemaEntry {
-  std::string kind;  // "table" or "index"
+  std::string kind;  // "table", "index" or "view"
   std::string name;
-  std::string table;  // the table an index belongs to (itself for tables)
+  std::string table;  // the table an index belongs to (itself for tables
+                      // and views)
   std::string sql;    // the CREATE statement
 };
 

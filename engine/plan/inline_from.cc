@@ -1,0 +1,663 @@
+#include "engine/plan/inline_from.h"
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/plan/binder.h"
+#include "parser/parse_error.h"
+
+namespace levelql {
+namespace {
+
+using parser::Expr;
+using parser::ExprKind;
+using parser::ExprPtr;
+using parser::Select;
+using parser::SelectItem;
+
+// Views reading views: deeper than this is a view reading itself (one
+// dropped and made again over another that reads it).
+constexpr int kMaxDepth = 64;
+
+std::string Where(const parser::Position& pos) {
+  return pos.line > 0 ? parser::Place(pos) + ": " : "";
+}
+
+ExprPtr And(ExprPtr a, ExprPtr b) {
+  if (!a) return b;
+  if (!b) return a;
+  auto out = std::make_unique<Expr>();
+  out->kind = ExprKind::kBinary;
+  out->binary_op = parser::BinaryOp::kAnd;
+  out->pos = a->pos;
+  out->args.push_back(std::move(a));
+  out->args.push_back(std::move(b));
+  return out;
+}
+
+// One item of a FROM clause.
+struct FromItem {
+  std::string table;                 // empty: `subquery`
+  std::shared_ptr<Select> subquery;  // `(SELECT ...)`
+  std::string alias;
+  parser::IndexHint hint;
+  parser::Position pos;
+  ExprPtr on;  // joins only
+};
+
+std::vector<FromItem> TakeFrom(Select* s) {
+  std::vector<FromItem> out;
+  if (s->table.empty() && !s->from_subquery) return out;
+  out.push_back({std::move(s->table), std::move(s->from_subquery),
+                 std::move(s->alias), s->hint, s->table_pos, nullptr});
+  for (parser::JoinTable& j : s->joins) {
+    out.push_back({std::move(j.table), std::move(j.subquery),
+                   std::move(j.alias), j.hint, j.pos, std::move(j.on)});
+  }
+  s->table.clear();
+  s->from_subquery.reset();
+  s->alias.clear();
+  s->hint = {};
+  s->joins.clear();
+  return out;
+}
+
+// Puts `items` back as the FROM of `s`; the first one's ON (it joins to
+// nothing before it) goes to WHERE.
+void PutFrom(std::vector<FromItem> items, Select* s) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    FromItem& f = items[i];
+    if (i == 0) {
+      s->table = std::move(f.table);
+      s->from_subquery = std::move(f.subquery);
+      s->alias = std::move(f.alias);
+      s->hint = f.hint;
+      s->table_pos = f.pos;
+      s->where = And(std::move(f.on), std::move(s->where));
+      continue;
+    }
+    parser::JoinTable j;
+    j.table = std::move(f.table);
+    j.subquery = std::move(f.subquery);
+    j.alias = std::move(f.alias);
+    j.hint = f.hint;
+    j.pos = f.pos;
+    j.on = std::move(f.on);
+    s->joins.push_back(std::move(j));
+  }
+}
+
+// What a name of a query sees of one FROM item: a table's columns, or a
+// merged view's or subquery's columns and the expression of each.
+struct Source {
+  enum class Kind { kTable, kMerged, kMissing };
+  Kind kind = Kind::kMissing;  // kMissing: no such table (the binder says)
+  std::string name;            // as the query names it
+  const TableSchema* table = nullptr;     // kTable
+  std::vector<std::string> names;         // kMerged: its column names
+  std::vector<const Expr*> exprs;         // kMerged: each one's expression
+  std::vector<const TableSchema*> under;  // kMerged: the tables it reads
+
+  bool merged() const { return kind == Kind::kMerged; }
+  // The position of column `column` (the first of that name), or -1.
+  int Find(const std::string& column) const {
+    if (kind == Kind::kTable) return table->FindColumn(column);
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == column) return static_cast<int>(i);
+    }
+    return -1;
+  }
+  // A column of a table underneath that the merged item does not show.
+  bool Hides(const std::string& column) const {
+    if (Find(column) >= 0) return false;
+    for (const TableSchema* t : under) {
+      if (t->FindColumn(column) >= 0) return true;
+    }
+    return false;
+  }
+};
+
+// The column references of an expression tree that belong to the query at
+// the walk's level: not those a subquery inside it resolves to its own
+// FROM. `visit` may replace the reference it is given.
+class RefWalker {
+ public:
+  using Visit = std::function<Status(ExprPtr& ref)>;
+  RefWalker(const CatalogState& catalog, Visit visit)
+      : catalog_(catalog), visit_(std::move(visit)) {}
+
+  Status Walk(ExprPtr& slot) {
+    if (!slot) return Status::OK();
+    Expr& e = *slot;
+    if (e.kind == ExprKind::kColumn) {
+      if (Shadowed(e)) return Status::OK();
+      return visit_(slot);
+    }
+    for (ExprPtr& a : e.args) LQ_RETURN_IF_ERROR(Walk(a));
+    if (e.subquery) LQ_RETURN_IF_ERROR(WalkSubquery(*e.subquery));
+    return Status::OK();
+  }
+
+ private:
+  // The names each FROM item of a subquery makes visible: a table's
+  // columns, a view's or subquery's output names.
+  struct Names {
+    std::string name;
+    std::vector<std::string> columns;
+  };
+
+  Status WalkSubquery(Select& s) {
+    std::vector<Names> level;
+    auto add = [&](const std::string& table,
+                   const std::shared_ptr<Select>& subquery,
+                   const std::string& alias) {
+      Names n;
+      n.name = alias.empty() ? table : alias;
+      if (const TableSchema* t =
+              subquery ? nullptr : catalog_.FindTable(table)) {
+        for (const ColumnSchema& c : t->columns) n.columns.push_back(c.name);
+      } else if (const ViewSchema* v =
+                     subquery ? nullptr : catalog_.FindView(table)) {
+        n.columns = OutputNames(*v->select, v->columns);
+      } else if (subquery) {
+        n.columns = OutputNames(*subquery, {});
+      }
+      level.push_back(std::move(n));
+    };
+    if (!s.table.empty() || s.from_subquery) {
+      add(s.table, s.from_subquery, s.alias);
+    }
+    for (const parser::JoinTable& j : s.joins)
+      add(j.table, j.subquery, j.alias);
+    shadow_.push_back(std::move(level));
+    Status st = WalkSelect(s);
+    shadow_.pop_back();
+    return st;
+  }
+
+  Status WalkSelect(Select& s) {
+    for (SelectItem& item : s.items) LQ_RETURN_IF_ERROR(Walk(item.expr));
+    for (parser::JoinTable& j : s.joins) LQ_RETURN_IF_ERROR(Walk(j.on));
+    LQ_RETURN_IF_ERROR(Walk(s.where));
+    for (ExprPtr& g : s.group_by) LQ_RETURN_IF_ERROR(Walk(g));
+    LQ_RETURN_IF_ERROR(Walk(s.having));
+    for (parser::OrderItem& o : s.order_by) LQ_RETURN_IF_ERROR(Walk(o.expr));
+    return Status::OK();
+  }
+
+  // Resolved by a subquery's own FROM (or a select-list alias of one,
+  // which its names may read): not the walked query's.
+  bool Shadowed(const Expr& e) const {
+    for (const std::vector<Names>& level : shadow_) {
+      for (const Names& n : level) {
+        if (!e.qualifier.empty()) {
+          if (n.name == e.qualifier) return true;
+          continue;
+        }
+        for (const std::string& c : n.columns) {
+          if (c == e.name) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // The output names of a SELECT (for the names a subquery's view shows).
+  std::vector<std::string> OutputNames(const Select& s,
+                                       const std::vector<std::string>& given) {
+    if (!given.empty()) return given;
+    std::vector<std::string> out;
+    for (const SelectItem& item : s.items) {
+      if (item.expr) {
+        out.push_back(!item.alias.empty()                    ? item.alias
+                      : item.expr->kind == ExprKind::kColumn ? item.expr->name
+                                                             : item.text);
+        continue;
+      }
+      // `*`: every column of the tables it stands for (views' columns are
+      // not needed for shadowing beyond one level; tables' are).
+      auto add_table = [&](const std::string& table) {
+        if (const TableSchema* t = catalog_.FindTable(table)) {
+          for (const ColumnSchema& c : t->columns) {
+            if (!c.hidden) out.push_back(c.name);
+          }
+        } else if (const ViewSchema* v = catalog_.FindView(table);
+                   v && depth_ < kMaxDepth) {
+          ++depth_;
+          for (std::string& n : OutputNames(*v->select, v->columns)) {
+            out.push_back(std::move(n));
+          }
+          --depth_;
+        }
+      };
+      if (item.star_table.empty() || item.star_table == s.alias ||
+          (s.alias.empty() && item.star_table == s.table)) {
+        add_table(s.table);
+      }
+      for (const parser::JoinTable& j : s.joins) {
+        if (item.star_table.empty() || item.star_table == j.alias ||
+            (j.alias.empty() && item.star_table == j.table)) {
+          add_table(j.table);
+        }
+      }
+    }
+    return out;
+  }
+
+  const CatalogState& catalog_;
+  Visit visit_;
+  std::vector<std::vector<Names>> shadow_;
+  int depth_ = 0;
+};
+
+class Inliner {
+ public:
+  explicit Inliner(const CatalogState& catalog) : catalog_(catalog) {}
+
+  // Merges every view and subquery of `s`'s FROM into `s`; `changed` says
+  // whether there was one.
+  Status Merge(Select* s, int depth, bool* changed) {
+    if (depth > kMaxDepth) {
+      return Status::InvalidArgument("views read views more than " +
+                                     std::to_string(kMaxDepth) +
+                                     " deep: does a view read itself?");
+    }
+    std::vector<FromItem> from = TakeFrom(s);
+    std::vector<Source> sources;
+    std::vector<std::shared_ptr<Select>> inners(from.size());
+    for (size_t i = 0; i < from.size(); ++i) {
+      FromItem& f = from[i];
+      Source src;
+      src.name = !f.alias.empty() ? f.alias : f.table;
+      const ViewSchema* view = nullptr;
+      if (f.subquery) {
+        inners[i] = std::move(f.subquery);
+        // An unnamed subquery is known by no name the query can write.
+        if (src.name.empty())
+          src.name = "(subquery " + std::to_string(i + 1) + ")";
+      } else if (const TableSchema* t = catalog_.FindTable(f.table)) {
+        src.kind = Source::Kind::kTable;
+        src.table = t;
+      } else if ((view = catalog_.FindView(f.table))) {
+        inners[i] = parser::Clone(*view->select);
+      }
+      if (inners[i]) {
+        *changed = true;
+        src.kind = Source::Kind::kMerged;
+        Status st = PrepareInner(inners[i].get(), src.name, depth, f.pos,
+                                 view ? &view->columns : nullptr, &src);
+        if (!st.ok()) {
+          return view ? st.WithPrefix("in view " + view->name + ": ") : st;
+        }
+      }
+      sources.push_back(std::move(src));
+    }
+    if (!*changed) {
+      PutFrom(std::move(from), s);
+      return Status::OK();
+    }
+    LQ_RETURN_IF_ERROR(Substitute(s, sources, &from));
+    // The FROM of the merged query: each merged item's tables in its place.
+    std::vector<FromItem> merged;
+    ExprPtr where;
+    for (size_t i = 0; i < from.size(); ++i) {
+      if (!inners[i]) {
+        merged.push_back(std::move(from[i]));
+        continue;
+      }
+      Select& inner = *inners[i];
+      std::vector<FromItem> tables = TakeFrom(&inner);
+      if (tables.empty()) {
+        where = And(std::move(where), std::move(from[i].on));
+      } else {
+        tables[0].on = std::move(from[i].on);
+      }
+      for (FromItem& t : tables) merged.push_back(std::move(t));
+      where = And(std::move(where), std::move(inner.where));
+    }
+    s->where = And(std::move(where), std::move(s->where));
+    // A merged item's ORDER BY orders the rows only as the query's whole
+    // FROM, with no order, grouping or DISTINCT of its own.
+    if (from.size() == 1 && inners[0] && !inners[0]->order_by.empty() &&
+        s->order_by.empty() && s->group_by.empty() && !s->distinct &&
+        !s->having && !HasAggregate(*s)) {
+      s->order_by = std::move(inners[0]->order_by);
+    }
+    PutFrom(std::move(merged), s);
+    return Status::OK();
+  }
+
+ private:
+  static bool HasAggregateExpr(const Expr& e) {
+    if (IsAggregateCall(e)) return true;
+    for (const ExprPtr& a : e.args) {
+      if (a && HasAggregateExpr(*a)) return true;
+    }
+    return false;
+  }
+  static bool HasAggregate(const Select& s) {
+    for (const SelectItem& item : s.items) {
+      if (item.expr && HasAggregateExpr(*item.expr)) return true;
+    }
+    for (const parser::OrderItem& o : s.order_by) {
+      if (HasAggregateExpr(*o.expr)) return true;
+    }
+    return false;
+  }
+
+  // Makes `inner` (a view's or subquery's SELECT, called `name` in the
+  // query reading it) ready to merge: its own FROM merged first, its `*`
+  // spelled out, its tables renamed and every name of it qualified; and
+  // describes its columns in `src`.
+  Status PrepareInner(Select* inner, const std::string& name, int depth,
+                      const parser::Position& pos,
+                      const std::vector<std::string>* view_columns,
+                      Source* src) {
+    const char* refused = inner->distinct ? "DISTINCT"
+                          : !inner->compound.empty()
+                              ? parser::CompoundOpText(inner->compound[0].op)
+                          : !inner->group_by.empty() ? "GROUP BY"
+                          : inner->having            ? "HAVING"
+                          : HasAggregate(*inner)     ? "an aggregate"
+                          : inner->limit             ? "LIMIT"
+                          : inner->offset            ? "OFFSET"
+                                                     : nullptr;
+    if (refused) {
+      return Status::NotSupported(
+          Where(pos) + name + ": a view or subquery in FROM with " + refused +
+          " (one that only selects, filters and joins is merged into the "
+          "query reading it; one that makes rows of its own is not "
+          "supported)");
+    }
+    bool changed = false;
+    LQ_RETURN_IF_ERROR(Merge(inner, depth + 1, &changed));
+    // Its tables, as its names see them, and what each is called now.
+    std::vector<FromItem> tables = TakeFrom(inner);
+    std::vector<Source> own;
+    for (FromItem& t : tables) {
+      Source s;
+      s.name = !t.alias.empty() ? t.alias : t.table;
+      s.table = catalog_.FindTable(t.table);
+      if (!s.table) {
+        return Status::NotFound(Where(t.pos) + "no table " + t.table);
+      }
+      own.push_back(std::move(s));
+      src->under.push_back(own.back().table);
+    }
+    std::vector<std::string> renamed;
+    for (size_t i = 0; i < tables.size(); ++i) {
+      renamed.push_back(tables.size() == 1 ? name : name + "." + own[i].name);
+      tables[i].alias = renamed.back();
+    }
+    // `*` and `t.*`, spelled out.
+    std::vector<SelectItem> items;
+    for (SelectItem& item : inner->items) {
+      if (item.expr) {
+        items.push_back(std::move(item));
+        continue;
+      }
+      bool named = item.star_table.empty();
+      for (size_t i = 0; i < own.size(); ++i) {
+        if (!item.star_table.empty() && item.star_table != own[i].name) {
+          continue;
+        }
+        named = true;
+        for (const ColumnSchema& c : own[i].table->columns) {
+          if (c.hidden) continue;
+          SelectItem col;
+          col.expr = std::make_unique<Expr>();
+          col.expr->kind = ExprKind::kColumn;
+          col.expr->name = c.name;
+          col.expr->qualifier = own[i].name;
+          col.expr->pos = item.pos;
+          col.text = c.name;
+          col.pos = item.pos;
+          items.push_back(std::move(col));
+        }
+      }
+      if (!named) {
+        return Status::NotFound(Where(item.pos) + "no table " +
+                                item.star_table);
+      }
+      if (own.empty()) {
+        return Status::InvalidArgument(Where(item.pos) +
+                                       "SELECT * without FROM: no columns");
+      }
+    }
+    inner->items = std::move(items);
+    // Every name qualified by its table's new name; a select-list alias
+    // read in WHERE or ORDER BY replaced by its expression.
+    auto qualify = [&](ExprPtr& ref) -> Status {
+      Expr& e = *ref;
+      int found = -1;
+      for (size_t i = 0; i < own.size(); ++i) {
+        if (!e.qualifier.empty() && e.qualifier != own[i].name) continue;
+        if (own[i].table->FindColumn(e.name) < 0) continue;
+        if (found >= 0) {
+          return Status::InvalidArgument(Where(e.pos) + "ambiguous column " +
+                                         e.name +
+                                         ": more than one table has it");
+        }
+        found = static_cast<int>(i);
+      }
+      if (found >= 0) {
+        e.qualifier = renamed[found];
+        return Status::OK();
+      }
+      if (e.qualifier.empty()) {
+        for (const SelectItem& item : inner->items) {
+          if (item.alias == e.name && item.expr.get() != ref.get()) {
+            ref = parser::Clone(*item.expr);
+            return Status::OK();
+          }
+        }
+      }
+      return Status::NotFound(
+          Where(e.pos) + "no column " +
+          (e.qualifier.empty() ? e.name : e.qualifier + "." + e.name) +
+          " in the tables of " + name +
+          " (a view or subquery in FROM reads its own tables only)");
+    };
+    RefWalker walker(catalog_, qualify);
+    for (SelectItem& item : inner->items) {
+      LQ_RETURN_IF_ERROR(walker.Walk(item.expr));
+    }
+    for (FromItem& t : tables) LQ_RETURN_IF_ERROR(walker.Walk(t.on));
+    LQ_RETURN_IF_ERROR(walker.Walk(inner->where));
+    for (parser::OrderItem& o : inner->order_by) {
+      if (o.expr->kind == ExprKind::kLiteral &&
+          o.expr->literal.type() == Type::kInteger) {
+        const int64_t k = o.expr->literal.int_value();
+        if (k >= 1 && k <= static_cast<int64_t>(inner->items.size())) {
+          o.expr = parser::Clone(*inner->items[k - 1].expr);
+          continue;
+        }
+      }
+      LQ_RETURN_IF_ERROR(walker.Walk(o.expr));
+    }
+    PutFrom(std::move(tables), inner);
+    // Its columns: names (the view's own list first), expressions.
+    if (view_columns && !view_columns->empty() &&
+        view_columns->size() != inner->items.size()) {
+      return Status::InvalidArgument(
+          "expected " + std::to_string(view_columns->size()) +
+          " columns for view " + name + " but its SELECT has " +
+          std::to_string(inner->items.size()));
+    }
+    for (size_t i = 0; i < inner->items.size(); ++i) {
+      const SelectItem& item = inner->items[i];
+      src->names.push_back(
+          view_columns && !view_columns->empty() ? (*view_columns)[i]
+          : !item.alias.empty()                  ? item.alias
+          : item.expr->kind == ExprKind::kColumn ? item.expr->name
+                                                 : item.text);
+      src->exprs.push_back(item.expr.get());
+    }
+    return Status::OK();
+  }
+
+  // Replaces every name of `s` that reads a merged item's column by that
+  // column's expression, and spells out `*` over merged items.
+  Status Substitute(Select* s, const std::vector<Source>& sources,
+                    std::vector<FromItem>* from) {
+    // Names the select list gives its items (WHERE and ORDER BY may read
+    // them; the binder resolves those).
+    auto is_alias = [&](const std::string& name) {
+      for (const SelectItem& item : s->items) {
+        if (item.expr && item.alias == name) return true;
+      }
+      return false;
+    };
+    auto replace = [&](ExprPtr& ref) -> Status {
+      Expr& e = *ref;
+      const Source* hit = nullptr;
+      int at = -1;
+      bool table_has = false;
+      for (const Source& src : sources) {
+        if (!e.qualifier.empty() && e.qualifier != src.name) continue;
+        if (src.kind == Source::Kind::kMissing) continue;
+        const int i = src.Find(e.name);
+        if (!e.qualifier.empty() && src.merged() && i < 0) {
+          return Status::NotFound(Where(e.pos) + "no column " + e.name +
+                                  " in " + src.name);
+        }
+        if (i < 0) continue;
+        if (!src.merged()) {
+          table_has = true;
+          continue;
+        }
+        if (hit || table_has) {
+          return Status::InvalidArgument(Where(e.pos) + "ambiguous column " +
+                                         e.name +
+                                         ": more than one table has it");
+        }
+        hit = &src;
+        at = i;
+      }
+      if (hit && table_has) {
+        return Status::InvalidArgument(Where(e.pos) + "ambiguous column " +
+                                       e.name + ": more than one table has it");
+      }
+      if (hit) {
+        ref = parser::Clone(*hit->exprs[at]);
+        return Status::OK();
+      }
+      // Once merged, a column a merged item's table has but does not show
+      // would be found there: refused rather than read.
+      if (!table_has && e.qualifier.empty() && !is_alias(e.name)) {
+        for (const Source& src : sources) {
+          if (!src.merged() || !src.Hides(e.name)) continue;
+          return Status::NotFound(
+              Where(e.pos) + "no column " + e.name + " in " + src.name +
+              " (it does not select it; a column of a query around this "
+              "one is read as table.column)");
+        }
+      }
+      return Status::OK();
+    };
+    RefWalker walker(catalog_, replace);
+    std::vector<SelectItem> items;
+    for (SelectItem& item : s->items) {
+      if (item.expr) {
+        LQ_RETURN_IF_ERROR(walker.Walk(item.expr));
+        items.push_back(std::move(item));
+        continue;
+      }
+      bool named = item.star_table.empty();
+      for (const Source& src : sources) {
+        if (!item.star_table.empty() && item.star_table != src.name) continue;
+        named = true;
+        if (!src.merged()) {
+          SelectItem star;
+          star.star_table = src.name;
+          star.text = "*";
+          star.pos = item.pos;
+          items.push_back(std::move(star));
+          continue;
+        }
+        for (size_t c = 0; c < src.names.size(); ++c) {
+          SelectItem col;
+          col.expr = parser::Clone(*src.exprs[c]);
+          col.alias = src.names[c];
+          col.text = src.names[c];
+          col.pos = item.pos;
+          items.push_back(std::move(col));
+        }
+      }
+      if (!named) {
+        return Status::NotFound(Where(item.pos) + "no table " +
+                                item.star_table);
+      }
+    }
+    s->items = std::move(items);
+    for (FromItem& f : *from) LQ_RETURN_IF_ERROR(walker.Walk(f.on));
+    LQ_RETURN_IF_ERROR(walker.Walk(s->where));
+    for (ExprPtr& g : s->group_by) LQ_RETURN_IF_ERROR(walker.Walk(g));
+    LQ_RETURN_IF_ERROR(walker.Walk(s->having));
+    for (parser::OrderItem& o : s->order_by) {
+      if (o.expr->kind == ExprKind::kColumn && o.expr->qualifier.empty() &&
+          is_alias(o.expr->name)) {
+        continue;
+      }
+      LQ_RETURN_IF_ERROR(walker.Walk(o.expr));
+    }
+    return Status::OK();
+  }
+
+  const CatalogState& catalog_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<parser::Select>> InlineFrom(
+    const parser::Select& select, const CatalogState& catalog) {
+  bool any = select.from_subquery != nullptr;
+  if (!any && !catalog.views.empty()) {
+    any = catalog.FindView(select.table) != nullptr;
+  }
+  for (const parser::JoinTable& j : select.joins) {
+    any = any || j.subquery != nullptr || catalog.FindView(j.table) != nullptr;
+  }
+  if (!any) return std::unique_ptr<parser::Select>();
+  std::shared_ptr<Select> copy = parser::Clone(select);
+  Inliner inliner(catalog);
+  bool changed = false;
+  LQ_RETURN_IF_ERROR(inliner.Merge(copy.get(), 0, &changed));
+  auto out = std::make_unique<Select>(std::move(*copy));
+  return out;
+}
+
+Status RefuseParameters(const parser::Select& select, const std::string& view) {
+  std::function<Status(const Select&)> walk;
+  std::function<Status(const ExprPtr&)> check =
+      [&](const ExprPtr& e) -> Status {
+    if (!e) return Status::OK();
+    if (e->kind == ExprKind::kParam) {
+      return Status::InvalidArgument(Where(e->pos) + "view " + view +
+                                     " reads a parameter: a view may not");
+    }
+    for (const ExprPtr& a : e->args) LQ_RETURN_IF_ERROR(check(a));
+    return e->subquery ? walk(*e->subquery) : Status::OK();
+  };
+  walk = [&](const Select& s) -> Status {
+    for (const SelectItem& item : s.items) LQ_RETURN_IF_ERROR(check(item.expr));
+    if (s.from_subquery) LQ_RETURN_IF_ERROR(walk(*s.from_subquery));
+    for (const parser::JoinTable& j : s.joins) {
+      LQ_RETURN_IF_ERROR(check(j.on));
+      if (j.subquery) LQ_RETURN_IF_ERROR(walk(*j.subquery));
+    }
+    LQ_RETURN_IF_ERROR(check(s.where));
+    for (const ExprPtr& g : s.group_by) LQ_RETURN_IF_ERROR(check(g));
+    LQ_RETURN_IF_ERROR(check(s.having));
+    for (const parser::OrderItem& o : s.order_by) {
+      LQ_RETURN_IF_ERROR(check(o.expr));
+    }
+    LQ_RETURN_IF_ERROR(check(s.limit));
+    return check(s.offset);
+  };
+  return walk(select);
+}
+
+}  // namespace levelql
