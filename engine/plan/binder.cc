@@ -646,11 +646,30 @@ Status Binder::BindFrom(const parser::Select& select, BoundSelect* out) {
   return Status::OK();
 }
 
+namespace {
+
+// Whether `e` is a column (through CAST and unary +), which SQLite gives a
+// collation (BINARY when the column has none).
+bool CarriesColumn(const BoundExpr& e) {
+  switch (e.kind) {
+    case BoundExpr::Kind::kColumn:
+    case BoundExpr::Kind::kOuterRef:
+      return true;
+    case BoundExpr::Kind::kCast:
+      return CarriesColumn(*e.args[0]);
+    case BoundExpr::Kind::kUnary:
+      return e.unary_op == parser::UnaryOp::kPlus && CarriesColumn(*e.args[0]);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 const Collation* CompoundCollation(const BoundSelect& select, int column) {
   for (const auto& branch : select.compound) {
-    if (const Collation* c = CarriedCollation(*branch->outputs[column])) {
-      return c;
-    }
+    const BoundExpr& e = *branch->outputs[column];
+    if (CarriesColumn(e)) return CarriedCollation(e);
   }
   return nullptr;
 }
@@ -685,7 +704,11 @@ Result<BoundSelect> Binder::BindCompound(const parser::Select& select) {
   out.table = OneRowTable();
   out.output_names = h.output_names;
   out.output_types = h.output_types;
-  for (const BoundExprPtr& e : h.outputs) out.outputs.push_back(CloneExpr(*e));
+  // As a subquery's value (`x IN (...)`, a scalar) the compound compares
+  // with the affinity of its last SELECT's columns, as SQLite's does.
+  for (const BoundExprPtr& e : out.compound.back()->outputs) {
+    out.outputs.push_back(CloneExpr(*e));
+  }
   for (const parser::OrderItem& item : select.order_by) {
     const Expr& e = *item.expr;
     int k = -1;
@@ -706,14 +729,20 @@ Result<BoundSelect> Binder::BindCompound(const parser::Select& select) {
         if (h.output_names[i] == written) k = static_cast<int>(i);
       }
     }
-    // An expression the first SELECT selects (when no `*` stands for
-    // several of its columns, its items are its columns).
+    // An expression the first SELECT selects, a column it selects named
+    // with or without its table (when no `*` stands for several of its
+    // columns, its items are its columns).
     const bool stars =
         std::any_of(first->items.begin(), first->items.end(),
                     [](const parser::SelectItem& si) { return !si.expr; });
     for (size_t i = 0; i < first->items.size() && k < 0 && !stars; ++i) {
-      const parser::SelectItem& si = first->items[i];
-      if (parser::Equal(*si.expr, e)) k = static_cast<int>(i);
+      const Expr& item = *first->items[i].expr;
+      const bool same_column = e.kind == ExprKind::kColumn &&
+                               item.kind == ExprKind::kColumn &&
+                               e.name == item.name &&
+                               (e.qualifier.empty() || item.qualifier.empty() ||
+                                e.qualifier == item.qualifier);
+      if (same_column || parser::Equal(item, e)) k = static_cast<int>(i);
     }
     if (k < 0) {
       return Status::InvalidArgument(

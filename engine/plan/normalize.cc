@@ -229,6 +229,14 @@ BoundExprPtr InSetToIn(BoundExprPtr e) {
         x == Affinity::kNumeric)) {
     return e;
   }
+  // Both TEXT: SQLite converts neither side, where the list would make a
+  // number item text. A column of TEXT affinity holds no number, but a
+  // compound SELECT's values keep each SELECT's types.
+  if (x == Affinity::kText && set.affinity == Affinity::kText) {
+    for (const Value& v : set.value.list()) {
+      if (v.type() == Type::kInteger || v.type() == Type::kReal) return e;
+    }
+  }
   auto in = std::make_unique<BoundExpr>();
   in->kind = Kind::kIn;
   in->pos = e->pos;

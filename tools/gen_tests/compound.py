@@ -26,6 +26,7 @@ SCHEMA = [
     "CREATE TABLE u (id INTEGER PRIMARY KEY, x INTEGER, y TEXT COLLATE nocase)",
     "CREATE INDEX u_x ON u (x)",
     "CREATE TABLE w (k INTEGER PRIMARY KEY, v INTEGER)",
+    "CREATE TABLE m (id INTEGER PRIMARY KEY, d TEXT, n INTEGER)",
 ]
 
 
@@ -86,6 +87,25 @@ FIXED = [
     ("SELECT count(*) FROM t WHERE EXISTS (SELECT x FROM u WHERE x = t.a "
      "EXCEPT SELECT v FROM w)", 1, True),
     ("SELECT c FROM t UNION SELECT a FROM t ORDER BY 1", 1, True),
+    # A column (even an INTEGER one, through CAST or +) gives its SELECT's
+    # collation, binary when it has none: the first such SELECT decides.
+    ("SELECT x FROM u UNION SELECT y FROM u", 1, False),
+    ("SELECT CAST(x AS TEXT) FROM u UNION SELECT y FROM u", 1, False),
+    ("SELECT 'k' FROM u UNION SELECT y FROM u", 1, False),
+    # x IN (compound): compared with the last SELECT's affinity (SQLite's).
+    ("SELECT id FROM m WHERE d IN (SELECT n FROM m UNION SELECT d FROM m "
+     "WHERE 0) ORDER BY id", 1, True),
+    ("SELECT id FROM m WHERE 2 IN (SELECT 99 UNION SELECT d FROM m) "
+     "ORDER BY id", 1, True),
+    ("SELECT id FROM m WHERE d IN (SELECT 2 UNION SELECT CAST(3 AS TEXT)) "
+     "ORDER BY id", 1, True),
+    ("SELECT id FROM m WHERE d IN (SELECT d FROM m WHERE 0 UNION ALL SELECT n "
+     "FROM m UNION ALL SELECT d FROM m WHERE 0) ORDER BY id", 1, True),
+    # ORDER BY names a column the first SELECT selects, with or without
+    # its table.
+    ("SELECT t.a FROM t UNION SELECT 5 ORDER BY a", 1, True),
+    ("SELECT q.a FROM t AS q UNION SELECT 5 ORDER BY a", 1, True),
+    ("SELECT a FROM t AS q UNION SELECT 5 ORDER BY q.a", 1, True),
 ]
 
 ERRORS = [
@@ -131,7 +151,8 @@ def main():
               "# Compound SELECTs against SQLite's rows.\n")
     t_rows, u_rows = make_rows()
     w_rows = [(k, rng.choice([None, 1, 2, 5, 9])) for k in range(1, 8)]
-    write_setup(out, db, SCHEMA, [("t", t_rows), ("u", u_rows), ("w", w_rows)])
+    write_setup(out, db, SCHEMA, [("t", t_rows), ("u", u_rows), ("w", w_rows),
+                                  ("m", [(1, "2", 2), (2, "3", 3)])])
     for sql, width, ordered in FIXED:
         write_query(out, db, sql, width, ordered)
     for kind, sql in ERRORS:
