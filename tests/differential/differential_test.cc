@@ -36,6 +36,7 @@ struct Stats {
   int64_t both_failed = 0;                // statements both engines refused
   int64_t nonempty = 0;                   // queries that returned rows
   int64_t joins = 0;                      // queries over two tables
+  int64_t compounds = 0;                  // UNION, INTERSECT, EXCEPT
   std::map<std::string, int64_t> errors;  // levelql's refusals, by kind
 };
 
@@ -139,6 +140,11 @@ class Round {
               static_cast<int>(rng.Uniform(history_.tables.size()));
           s.query = gen_.JoinQuery(t, other);
           stats_->joins += s.query.join_table >= 0;
+        } else if (rng.OneIn(14)) {
+          const int other =
+              static_cast<int>(rng.Uniform(history_.tables.size()));
+          s.query = gen_.CompoundQuery(t, other);
+          stats_->compounds += !s.query.compound.empty();
         } else {
           s.query = gen_.RandomQuery(t);
         }
@@ -294,9 +300,11 @@ TEST(Differential, AgreesWithSqlite) {
       static_cast<long long>(stats.failures), SecondsSince(start));
   std::printf(
       "[differential] %lld queries returned rows; %lld joins; %lld "
-      "transactions; %lld statements failed in both engines:",
+      "compound SELECTs; %lld transactions; %lld statements failed in both "
+      "engines:",
       static_cast<long long>(stats.nonempty),
       static_cast<long long>(stats.joins),
+      static_cast<long long>(stats.compounds),
       static_cast<long long>(stats.transactions),
       static_cast<long long>(stats.both_failed));
   for (const auto& [kind, n] : stats.errors) {

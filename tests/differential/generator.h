@@ -174,6 +174,11 @@ class Generator {
   // with b's and a's indexes shaping predicates. Falls back to
   // RandomQuery(a) when no column types match.
   Query JoinQuery(int a, int b);
+  // A compound SELECT (UNION [ALL], INTERSECT, EXCEPT) of two or three
+  // SELECTs over tables `a` and `b`, each of the same number of columns
+  // (scalar columns without collations, literals), with WHERE terms;
+  // sometimes ORDER BY every column, with LIMIT/OFFSET.
+  Query CompoundQuery(int a, int b);
   // A predicate over the table's columns, nesting AND/OR/NOT up to `depth`.
   Expr RandomPredicate(int table, int depth);
   // A literal that may or may not match values of `col`.

@@ -768,4 +768,66 @@ Query Generator::RandomQuery(int table) {
   return q;
 }
 
+Query Generator::CompoundQuery(int a, int b) {
+  // Columns whose values compare by their bytes: which spelling of values
+  // a collation makes equal is kept differs between engines.
+  auto plain = [&](int table) {
+    std::vector<int> cols;
+    const TableDef& t = tables_[table];
+    for (size_t i = 0; i < t.cols.size(); ++i) {
+      const Column& c = t.cols[i];
+      if (!c.list && !c.nocase && c.collation.empty()) {
+        cols.push_back(static_cast<int>(i));
+      }
+    }
+    return cols;
+  };
+  const std::vector<int> ca = plain(a), cb = plain(b);
+  if (ca.empty() || cb.empty()) return RandomQuery(a);
+  const int width = static_cast<int>(rng_.Range(1, 2));
+  auto select = [&](int table, const std::vector<int>& cols) {
+    Query q;
+    q.table = table;
+    for (int i = 0; i < width; ++i) {
+      if (rng_.OneIn(8)) {
+        q.items.push_back(
+            Expr::Lit(rng_.OneIn(2) ? Value::Int(3) : Value::Text("k")));
+      } else {
+        q.items.push_back(Expr::Col(cols[rng_.Uniform(cols.size())]));
+      }
+    }
+    if (rng_.Percent(75)) {
+      q.where = RandomPredicate(table, static_cast<int>(rng_.Range(0, 2)));
+    }
+    return q;
+  };
+  static const char* kOps[] = {"UNION", "UNION ALL", "INTERSECT", "EXCEPT"};
+  Query q = select(a, ca);
+  const int parts = static_cast<int>(rng_.Range(1, 2));
+  for (int i = 0; i < parts; ++i) {
+    const bool other = rng_.OneIn(2);
+    CompoundPart part;
+    part.op = kOps[rng_.Uniform(4)];
+    part.query =
+        std::make_shared<Query>(select(other ? b : a, other ? cb : ca));
+    part.table = std::make_shared<TableDef>(tables_[other ? b : a]);
+    q.compound.push_back(std::move(part));
+  }
+  if (rng_.Percent(50)) {
+    // Every column: equal rows are alike, so the order is total.
+    for (int i = 1; i <= width; ++i) {
+      OrderTerm o;
+      o.ordinal = i;
+      o.desc = rng_.OneIn(2);
+      q.order.push_back(std::move(o));
+    }
+    q.ordered = true;
+    if (rng_.Percent(50)) {
+      q.limit = rng_.Range(0, 12);
+      if (rng_.OneIn(2)) q.offset = rng_.Range(0, 10);
+    }
+  }
+  return q;
+}
+
 }  // namespace levelql::difftest

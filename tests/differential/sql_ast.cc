@@ -204,6 +204,10 @@ std::string RenderQuery(const Query& q, const TableDef& t, Dialect d,
     out += RenderExpr(q.group_by[i], t, d);
   }
   if (q.having) out += " HAVING " + RenderExpr(*q.having, t, d);
+  for (const CompoundPart& part : q.compound) {
+    out +=
+        " " + part.op + " " + RenderQuery(*part.query, *part.table, d, params);
+  }
   for (size_t i = 0; i < q.order.size(); ++i) {
     out += i ? ", " : " ORDER BY ";
     const OrderTerm& o = q.order[i];

@@ -12,6 +12,7 @@
 #define LEVELQL_TESTS_DIFFERENTIAL_SQL_AST_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -99,6 +100,16 @@ struct OrderTerm {
   bool desc = false;
 };
 
+struct Query;
+
+// A SELECT after the first of a compound SELECT: its operator ("UNION",
+// "UNION ALL", "INTERSECT", "EXCEPT"), its query and the table it reads.
+struct CompoundPart {
+  std::string op;
+  std::shared_ptr<Query> query;
+  std::shared_ptr<TableDef> table;
+};
+
 struct Query {
   int table = 0;
   bool distinct = false;
@@ -119,6 +130,9 @@ struct Query {
   // JoinedTable(): x's, then y's.
   int join_table = -1;
   std::optional<Expr> join_on;
+  // A compound SELECT: this query's SELECT, then each part in turn (their
+  // ORDER BY ordinals and LIMIT are then the whole one's).
+  std::vector<CompoundPart> compound;
 };
 
 // One step of a test case.
