@@ -58,6 +58,7 @@ bool EqualSelect(const Select& a, const Select& b) {
   }
   for (size_t i = 0; i < a.joins.size(); ++i) {
     if (a.joins[i].table != b.joins[i].table ||
+        a.joins[i].left != b.joins[i].left ||
         !EqualSubquery(a.joins[i].subquery, b.joins[i].subquery) ||
         a.joins[i].alias != b.joins[i].alias ||
         !(a.joins[i].hint == b.joins[i].hint) ||
@@ -304,6 +305,7 @@ ExprPtr Clone(const Expr& e) {
   out->case_else = e.case_else;
   for (const ExprPtr& a : e.args) out->args.push_back(a ? Clone(*a) : nullptr);
   if (e.subquery) out->subquery = Clone(*e.subquery);
+  out->pin_collation = e.pin_collation;
   return out;
 }
 
@@ -330,6 +332,7 @@ std::shared_ptr<Select> Clone(const Select& s) {
   out->hint = s.hint;
   for (const parser::JoinTable& j : s.joins) {
     parser::JoinTable copy;
+    copy.left = j.left;
     copy.table = j.table;
     if (j.subquery) copy.subquery = Clone(*j.subquery);
     copy.pos = j.pos;

@@ -110,6 +110,10 @@ struct Expr {
   std::vector<ExprPtr> args;
   // kSubquery, kExists, and kIn with a SELECT in its brackets.
   std::shared_ptr<Select> subquery;
+  // Set by the engine only (never parsed): a view's computed column merged
+  // into a query carries its collation, binary unless it has one
+  // (engine/plan/inline_from.h).
+  bool pin_collation = false;
 };
 
 // Deep structural equality, positions ignored.
@@ -212,6 +216,7 @@ struct IndexHint {
 
 // A table after the first of FROM: `JOIN t [AS] a [ON expr]`, or `, t`.
 struct JoinTable {
+  bool left = false;                 // LEFT [OUTER] JOIN
   std::string table;                 // empty when `subquery` is set
   std::shared_ptr<Select> subquery;  // `JOIN (SELECT ...) [AS] a`
   Position pos;

@@ -425,10 +425,12 @@ auto const select_item_def =
 auto const order_item_def = expr[set_to<&OrderItem::expr>] >>
                             -(kw("ASC") | kw("DESC")[flag<&OrderItem::desc>]) >>
                             -reject(kw("NULLS"), "NULLS FIRST / NULLS LAST");
-// Inner joins only: an outer or NATURAL join, or USING, is refused by name.
+// Inner and LEFT joins: RIGHT, FULL and NATURAL joins, and USING, are
+// refused by name.
 auto const join_start =
     ch_comma | (kw("CROSS") > kw("JOIN")) | (-kw("INNER") >> kw("JOIN")) |
-    reject(kw("LEFT") | kw("RIGHT") | kw("FULL") | kw("OUTER"), "outer join") |
+    (kw("LEFT") > -kw("OUTER") > kw("JOIN"))[flag<&JoinTable::left>] |
+    reject(kw("RIGHT") | kw("FULL") | kw("OUTER"), "outer join") |
     reject(kw("NATURAL"), "NATURAL JOIN");
 // `INDEXED BY i` or `NOT INDEXED` after a table (and its alias).
 template <auto H>

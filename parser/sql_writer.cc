@@ -348,7 +348,7 @@ void WriteSelect(const Select& s, std::string* out) {
     }
     WriteHint(s.hint, out);
     for (const JoinTable& j : s.joins) {
-      *out += " JOIN ";
+      *out += j.left ? " LEFT JOIN " : " JOIN ";
       WriteSource(j.table, j.subquery.get(), out);
       if (!j.alias.empty()) {
         *out += " AS ";

@@ -697,7 +697,9 @@ TEST(ParserErrors, UnterminatedTokensAreReportedWhereTheyStart) {
 TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
   EXPECT_EQ(Error("SELECT a FROM t GROUP BY a WINDOW w AS ()"),
             "NotSupported at 1:28: window function");
-  EXPECT_EQ(Error("SELECT a FROM t LEFT OUTER JOIN u"),
+  EXPECT_EQ(Error("SELECT a FROM t RIGHT OUTER JOIN u"),
+            "NotSupported at 1:17: outer join");
+  EXPECT_EQ(Error("SELECT a FROM t FULL JOIN u"),
             "NotSupported at 1:17: outer join");
   EXPECT_EQ(Error("SELECT a FROM t NATURAL JOIN u"),
             "NotSupported at 1:17: NATURAL JOIN");

@@ -310,7 +310,7 @@ std::unique_ptr<RowSource> BuildOperators(
       } else {
         out = NewNestedLoop(
             ctx, input(0), [input] { return input(1); }, ctx->sort_memory_bytes,
-            layout);
+            layout, node->outer_join, node->predicate);
       }
       break;
     }

@@ -488,6 +488,7 @@ Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx) {
 }
 
 const Collation* CarriedCollation(const BoundExpr& e) {
+  if (e.carried) return e.carried;
   switch (e.kind) {
     case BoundExpr::Kind::kColumn:
     case BoundExpr::Kind::kOuterRef:  // a column of the row around
@@ -604,6 +605,7 @@ BoundExprPtr CloneExpr(const BoundExpr& expr) {
   e->is_list = expr.is_list;
   e->affinity = expr.affinity;
   e->collation = expr.collation;
+  e->carried = expr.carried;
   e->subquery = expr.subquery;
   e->lookup = expr.lookup;
   for (const auto& a : expr.args) e->args.push_back(CloneExpr(*a));

@@ -104,6 +104,10 @@ struct BoundExpr {
   bool is_list = false;                  // a multi-valued column
   Affinity affinity = Affinity::kNone;   // for comparisons (SQLite's rule)
   const Collation* collation = nullptr;  // for comparisons and LIKE
+  // The collation the value carries into a comparison (CarriedCollation),
+  // pinned: a view's computed column carries its own (binary unless it is
+  // a column's), as SQLite's flattened views do. Null: as the kind says.
+  const Collation* carried = nullptr;
   std::vector<BoundExprPtr> args;
   std::shared_ptr<const BoundSubquery> subquery;  // kSubqueryRun
   // kIn, kInSet with constant items: them sorted, for a binary search per

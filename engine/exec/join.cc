@@ -333,8 +333,11 @@ class HeldRightJoin : public RowSource {
   HeldRightJoin(const ExecContext* ctx, std::unique_ptr<RowSource> left,
                 RowSourceFactory open_right, bool keyed, int left_key,
                 int right_key, const Collation* collation, int64_t memory_bytes,
-                JoinLayout layout)
+                JoinLayout layout, bool outer = false,
+                const BoundExpr* on = nullptr)
       : ctx_(ctx),
+        outer_(outer),
+        on_(on),
         left_(std::move(left)),
         open_right_(std::move(open_right)),
         keyed_(keyed),
@@ -351,7 +354,8 @@ class HeldRightJoin : public RowSource {
       Load();
       if (!status_.ok()) return false;
     }
-    if (!rescan_ && inner_.empty()) return false;  // nothing to pair with
+    // Nothing to pair with (a LEFT JOIN still gives each left row).
+    if (!rescan_ && inner_.empty() && !outer_) return false;
     for (;;) {
       if (!has_left_) {
         if (!left_->Next(&left_row_)) {
@@ -360,6 +364,7 @@ class HeldRightJoin : public RowSource {
         }
         if (keyed_ && left_row_[left_key_].is_null()) continue;
         has_left_ = true;
+        matched_ = false;
         next_ = 0;
         if (rescan_) {
           right_ = open_right_();
@@ -373,10 +378,8 @@ class HeldRightJoin : public RowSource {
         Row r;
         while (right_->Next(&r)) {
           if (Interrupted()) return false;
-          if (Pairs(r)) {
-            Place(left_row_, r, layout_, out);
-            return true;
-          }
+          if (Pairs(r) && Joined(r, out)) return true;
+          if (!status_.ok()) return false;
         }
         status_ = right_->status();
         if (!status_.ok()) return false;
@@ -388,13 +391,18 @@ class HeldRightJoin : public RowSource {
           if (Interrupted()) return false;
           const Row& r = inner_[keyed_ ? (*matches_)[next_] : next_];
           ++next_;
-          if (Pairs(r)) {
-            Place(left_row_, r, layout_, out);
-            return true;
-          }
+          if (Pairs(r) && Joined(r, out)) return true;
+          if (!status_.ok()) return false;
         }
       }
       has_left_ = false;
+      if (outer_ && !matched_) {
+        // No right row paired: the left row with NULLs.
+        out->assign(layout_.width, Value());
+        std::copy(left_row_.begin(), left_row_.end(),
+                  out->begin() + layout_.left_at);
+        return true;
+      }
     }
   }
   Status status() const override { return status_; }
@@ -404,6 +412,23 @@ class HeldRightJoin : public RowSource {
   bool Interrupted() {
     if (!ctx_->Tick()) return false;
     status_ = ctx_->InterruptedStatus();
+    return true;
+  }
+
+  // Places the current left row and right row `r` in `*out`: true when
+  // they pair (a LEFT JOIN's ON is true of them; false on an error too).
+  bool Joined(const Row& r, Row* out) {
+    Place(left_row_, r, layout_, out);
+    if (on_) {
+      EvalContext ec{out, ctx_->params, nullptr, ctx_};
+      Result<bool> holds = EvaluatePredicate(*on_, ec);
+      if (!holds.ok()) {
+        status_ = holds.status();
+        return false;
+      }
+      if (!*holds) return false;
+    }
+    matched_ = true;
     return true;
   }
 
@@ -445,6 +470,9 @@ class HeldRightJoin : public RowSource {
   }
 
   const ExecContext* ctx_;
+  const bool outer_;
+  const BoundExpr* on_;
+  bool matched_ = false;  // outer_: the left row paired with a right row
   std::unique_ptr<RowSource> left_;
   RowSourceFactory open_right_;
   std::unique_ptr<RowSource> right_;  // read now (Load, or a rescan)
@@ -483,10 +511,11 @@ std::unique_ptr<RowSource> NewNestedLoop(const ExecContext* ctx,
                                          std::unique_ptr<RowSource> left,
                                          RowSourceFactory open_right,
                                          int64_t memory_bytes,
-                                         JoinLayout layout) {
-  return std::make_unique<HeldRightJoin>(ctx, std::move(left),
-                                         std::move(open_right), false, -1, -1,
-                                         nullptr, memory_bytes, layout);
+                                         JoinLayout layout, bool outer,
+                                         const BoundExpr* on) {
+  return std::make_unique<HeldRightJoin>(
+      ctx, std::move(left), std::move(open_right), false, -1, -1, nullptr,
+      memory_bytes, layout, outer, on);
 }
 
 std::unique_ptr<RowSource> NewHashJoin(

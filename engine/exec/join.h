@@ -56,12 +56,14 @@ std::unique_ptr<RowSource> NewMergeJoin(
 // order. The right rows are read once and held in memory while they fit in
 // `memory_bytes`; past that they are let go and the right input is read
 // again, from its start, for each left row (bounded memory, more reads).
-// `ctx` counts the pairs tried toward its interrupt check.
-std::unique_ptr<RowSource> NewNestedLoop(const ExecContext* ctx,
-                                         std::unique_ptr<RowSource> left,
-                                         RowSourceFactory open_right,
-                                         int64_t memory_bytes,
-                                         JoinLayout layout = {});
+// `ctx` counts the pairs tried toward its interrupt check. `outer` (a LEFT
+// JOIN): a left row pairs with the right rows for which `on` (over the
+// joined row; null: any) is true, and, when none is, once with NULLs in
+// the right row's places (`layout.width` must be set).
+std::unique_ptr<RowSource> NewNestedLoop(
+    const ExecContext* ctx, std::unique_ptr<RowSource> left,
+    RowSourceFactory open_right, int64_t memory_bytes, JoinLayout layout = {},
+    bool outer = false, const BoundExpr* on = nullptr);
 
 // Every left row, in left order, paired with each right row of an equal key
 // (`left_key`, `right_key`, compared as the merge join compares them), in

@@ -210,6 +210,14 @@ Result<int> Binder::ParamSlot(const Expr& e) {
 }
 
 Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
+  if (e.pin_collation) {
+    Expr copy = std::move(*parser::Clone(e));
+    copy.pin_collation = false;
+    LQ_ASSIGN_OR_RETURN(BoundExprPtr out, Bind(copy, scope));
+    const Collation* c = CarriedCollation(*out);
+    out->carried = c ? c : Collation::Binary();
+    return out;
+  }
   // One frame per level: a deep expression on a thread with a small stack
   // fails instead of overflowing it (the parser checks the same).
   if (StackExhausted()) {
@@ -669,7 +677,7 @@ bool CarriesColumn(const BoundExpr& e) {
 const Collation* CompoundCollation(const BoundSelect& select, int column) {
   for (const auto& branch : select.compound) {
     const BoundExpr& e = *branch->outputs[column];
-    if (CarriesColumn(e)) return CarriedCollation(e);
+    if (CarriesColumn(e) || e.carried) return CarriedCollation(e);
   }
   return nullptr;
 }
@@ -799,10 +807,21 @@ Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
   scope.table = out.table.get();
   scope.alias = select.alias;
   if (!out.from.empty()) scope.from = &out.from;
-  // An inner join's ON conditions filter like WHERE.
+  // An inner join's ON conditions filter like WHERE; a LEFT JOIN's stay
+  // with its table (which rows pair).
   std::vector<const Expr*> conditions;
   for (const parser::JoinTable& j : select.joins) {
-    if (j.on) conditions.push_back(j.on.get());
+    if (j.on && !j.left) conditions.push_back(j.on.get());
+  }
+  for (size_t i = 0; i < select.joins.size(); ++i) {
+    const parser::JoinTable& j = select.joins[i];
+    if (!j.left) continue;
+    out.from[i + 1].outer = true;
+    if (!j.on) continue;
+    scope.context = "in ON";
+    scope.unbound_items = &select.items;
+    LQ_ASSIGN_OR_RETURN(BoundExprPtr on, Bind(*j.on, scope));
+    out.from[i + 1].on = std::move(on);
   }
   if (select.where) conditions.push_back(select.where.get());
   scope.unbound_items = &select.items;

@@ -30,6 +30,10 @@ struct BoundTableRef {
   std::shared_ptr<const TableSchema> table;
   std::string name;  // the alias, else the table's name (for EXPLAIN)
   int offset = 0;
+  // LEFT JOIN: the rows before it each pair with this table's rows for
+  // which `on` (over the joined row) is true, or with NULLs when none is.
+  bool outer = false;
+  std::shared_ptr<const BoundExpr> on;  // null: every row pairs
 };
 
 struct BoundSelect {

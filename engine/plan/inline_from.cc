@@ -25,6 +25,26 @@ std::string Where(const parser::Position& pos) {
   return pos.line > 0 ? parser::Place(pos) + ": " : "";
 }
 
+// A merged item's column `e` where the query names it: a column as it is;
+// an expression pinned to carry its collation (binary unless a column's,
+// as SQLite's flattening adds a COLLATE), and an integer literal behind a
+// unary + so that ORDER BY and GROUP BY do not read it as an ordinal.
+ExprPtr Substituted(const Expr& e) {
+  ExprPtr out = parser::Clone(e);
+  if (out->kind == ExprKind::kColumn) return out;
+  if (out->kind == ExprKind::kLiteral &&
+      out->literal.type() == Type::kInteger) {
+    auto plus = std::make_unique<Expr>();
+    plus->kind = ExprKind::kUnary;
+    plus->unary_op = parser::UnaryOp::kPlus;
+    plus->pos = out->pos;
+    plus->args.push_back(std::move(out));
+    out = std::move(plus);
+  }
+  out->pin_collation = true;
+  return out;
+}
+
 ExprPtr And(ExprPtr a, ExprPtr b) {
   if (!a) return b;
   if (!b) return a;
@@ -44,17 +64,18 @@ struct FromItem {
   std::string alias;
   parser::IndexHint hint;
   parser::Position pos;
-  ExprPtr on;  // joins only
+  ExprPtr on;         // joins only
+  bool left = false;  // LEFT JOIN
 };
 
 std::vector<FromItem> TakeFrom(Select* s) {
   std::vector<FromItem> out;
   if (s->table.empty() && !s->from_subquery) return out;
   out.push_back({std::move(s->table), std::move(s->from_subquery),
-                 std::move(s->alias), s->hint, s->table_pos, nullptr});
+                 std::move(s->alias), s->hint, s->table_pos, nullptr, false});
   for (parser::JoinTable& j : s->joins) {
     out.push_back({std::move(j.table), std::move(j.subquery),
-                   std::move(j.alias), j.hint, j.pos, std::move(j.on)});
+                   std::move(j.alias), j.hint, j.pos, std::move(j.on), j.left});
   }
   s->table.clear();
   s->from_subquery.reset();
@@ -85,6 +106,7 @@ void PutFrom(std::vector<FromItem> items, Select* s) {
     j.hint = f.hint;
     j.pos = f.pos;
     j.on = std::move(f.on);
+    j.left = f.left;
     s->joins.push_back(std::move(j));
   }
 }
@@ -298,17 +320,48 @@ class Inliner {
       PutFrom(std::move(from), s);
       return Status::OK();
     }
+    for (size_t i = 0; i < from.size(); ++i) {
+      // On the right of a LEFT JOIN a row of NULLs stands for no row: a
+      // column the view computes (`1 AS one`) would not be NULL there.
+      if (!inners[i] || !from[i].left) continue;
+      for (const Expr* e : sources[i].exprs) {
+        if (e->kind == ExprKind::kColumn) continue;
+        return Status::NotSupported(
+            Where(from[i].pos) + sources[i].name +
+            ": a view or subquery that computes a column, on the right of a "
+            "LEFT JOIN (select its table's columns only)");
+      }
+    }
     LQ_RETURN_IF_ERROR(Substitute(s, sources, &from));
     // The FROM of the merged query: each merged item's tables in its place.
     std::vector<FromItem> merged;
     ExprPtr where;
     for (size_t i = 0; i < from.size(); ++i) {
+      if (from[i].left && merged.empty()) {
+        // (The items before it were SELECTs without FROM.)
+        return Status::NotSupported(Where(from[i].pos) +
+                                    "a LEFT JOIN after no table in FROM");
+      }
       if (!inners[i]) {
         merged.push_back(std::move(from[i]));
         continue;
       }
       Select& inner = *inners[i];
       std::vector<FromItem> tables = TakeFrom(&inner);
+      if (from[i].left) {
+        // The right side of a LEFT JOIN: its WHERE chooses the rows that
+        // pair, as its ON does; only one table can take its place.
+        if (tables.size() != 1) {
+          return Status::NotSupported(
+              Where(from[i].pos) + sources[i].name +
+              ": a view or subquery of other than one table on the right "
+              "of a LEFT JOIN");
+        }
+        tables[0].left = true;
+        tables[0].on = And(std::move(inner.where), std::move(from[i].on));
+        merged.push_back(std::move(tables[0]));
+        continue;
+      }
       if (tables.empty()) {
         where = And(std::move(where), std::move(from[i].on));
       } else {
@@ -471,9 +524,23 @@ class Inliner {
           o.expr->literal.type() == Type::kInteger) {
         const int64_t k = o.expr->literal.int_value();
         if (k >= 1 && k <= static_cast<int64_t>(inner->items.size())) {
-          o.expr = parser::Clone(*inner->items[k - 1].expr);
+          o.expr = Substituted(*inner->items[k - 1].expr);
           continue;
         }
+      }
+      // In ORDER BY a select-list alias wins over a table's column.
+      const SelectItem* aliased = nullptr;
+      if (o.expr->kind == ExprKind::kColumn && o.expr->qualifier.empty()) {
+        for (const SelectItem& item : inner->items) {
+          if (item.alias == o.expr->name) {
+            aliased = &item;
+            break;
+          }
+        }
+      }
+      if (aliased) {
+        o.expr = Substituted(*aliased->expr);
+        continue;
       }
       LQ_RETURN_IF_ERROR(walker.Walk(o.expr));
     }
@@ -541,27 +608,54 @@ class Inliner {
                                        e.name + ": more than one table has it");
       }
       if (hit) {
-        ref = parser::Clone(*hit->exprs[at]);
+        ref = Substituted(*hit->exprs[at]);
         return Status::OK();
       }
-      // Once merged, a column a merged item's table has but does not show
-      // would be found there: refused rather than read.
-      if (!table_has && e.qualifier.empty() && !is_alias(e.name)) {
-        for (const Source& src : sources) {
-          if (!src.merged() || !src.Hides(e.name)) continue;
-          return Status::NotFound(
-              Where(e.pos) + "no column " + e.name + " in " + src.name +
-              " (it does not select it; a column of a query around this "
-              "one is read as table.column)");
+      if (!e.qualifier.empty()) return Status::OK();
+      // Once merged, a merged item's tables' columns it does not show
+      // would be found by a name: a table's own column is named with its
+      // table, a select-list alias is read as its expression (SQLite reads
+      // it so when no column has the name), else it is not there.
+      bool hidden = false;
+      for (const Source& src : sources)
+        hidden |= src.merged() && src.Hides(e.name);
+      if (!hidden) return Status::OK();
+      const Source* owner = nullptr;
+      for (const Source& src : sources) {
+        if (src.kind != Source::Kind::kTable || src.Find(e.name) < 0) continue;
+        if (owner) return Status::OK();  // ambiguous: the binder says so
+        owner = &src;
+      }
+      if (owner) {
+        e.qualifier = owner->name;
+        return Status::OK();
+      }
+      for (const SelectItem& item : s->items) {
+        if (item.expr && item.alias == e.name && item.expr.get() != ref.get()) {
+          ref = parser::Clone(*item.expr);
+          return Status::OK();
         }
       }
-      return Status::OK();
+      return Status::NotFound(
+          Where(e.pos) + "no column " + e.name +
+          " (a view or subquery shows only the columns it selects; a column "
+          "of a query around this one is read as table.column)");
     };
     RefWalker walker(catalog_, replace);
     std::vector<SelectItem> items;
     for (SelectItem& item : s->items) {
       if (item.expr) {
+        // A column read through a merged item keeps the name it was read
+        // by (`SELECT b FROM v` names its column b, whatever v selects).
+        const std::string name =
+            item.alias.empty() && item.expr->kind == ExprKind::kColumn
+                ? item.expr->name
+                : "";
         LQ_RETURN_IF_ERROR(walker.Walk(item.expr));
+        if (!name.empty() &&
+            (item.expr->kind != ExprKind::kColumn || item.expr->name != name)) {
+          item.alias = name;
+        }
         items.push_back(std::move(item));
         continue;
       }
@@ -579,7 +673,7 @@ class Inliner {
         }
         for (size_t c = 0; c < src.names.size(); ++c) {
           SelectItem col;
-          col.expr = parser::Clone(*src.exprs[c]);
+          col.expr = Substituted(*src.exprs[c]);
           col.alias = src.names[c];
           col.text = src.names[c];
           col.pos = item.pos;

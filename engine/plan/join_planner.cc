@@ -382,6 +382,97 @@ class JoinPlanner {
     }
   }
 
+  // A FROM with a LEFT JOIN: the tables in FROM order, joined by nested
+  // loops; a LEFT JOIN pairs a left row with the right rows its ON allows,
+  // or with NULLs. A table's own WHERE terms read through its access path,
+  // except the right side of a LEFT JOIN's (they must see its NULLs),
+  // whose own ON terms do instead; every other term is checked on the
+  // joined rows. (Merge and hash joins, join order and ranges copied across
+  // keys are for inner joins only.)
+  void PlanOuter(const BoundExpr* where) {
+    const size_t n = s_.from.size();
+    std::vector<std::vector<BoundExprPtr>> side_terms(n), on_terms(n);
+    std::vector<BoundExprPtr> rest;
+    auto split = [&](const BoundExpr* e, int only,
+                     std::vector<BoundExprPtr>* other) {
+      std::vector<const BoundExpr*> terms;
+      Conjuncts(e, &terms);
+      for (const BoundExpr* t : terms) {
+        std::set<int> cols;
+        ColumnsUsed(t, &cols);
+        std::set<int> sides;
+        for (int c : cols) sides.insert(SideOf(s_, c));
+        const int side = sides.size() == 1 ? *sides.begin() : -1;
+        if (side >= 0 && (only < 0 ? !s_.from[side].outer : side == only)) {
+          BoundExprPtr copy = CloneExpr(*t);
+          Shift(copy.get(), -s_.from[side].offset);
+          side_terms[side].push_back(std::move(copy));
+        } else {
+          other->push_back(CloneExpr(*t));
+        }
+      }
+    };
+    split(where, -1, &rest);
+    for (size_t i = 1; i < n; ++i) {
+      if (s_.from[i].outer && s_.from[i].on) {
+        split(s_.from[i].on.get(), static_cast<int>(i), &on_terms[i]);
+      }
+    }
+    side_where_.assign(n, nullptr);
+    for (size_t i = 0; i < n; ++i) {
+      if (side_terms[i].empty()) continue;
+      out_->owned.push_back(NormalizePredicate(AndOf(std::move(side_terms[i])),
+                                               *input_.rules, *input_.params,
+                                               input_.outer));
+      out_->origins.emplace_back();
+      side_where_[i] = out_->owned.back().get();
+    }
+    sequence_.clear();
+    for (size_t i = 0; i < n; ++i) sequence_.push_back(i);
+    for (int c = 0; c < static_cast<int>(s_.table->columns.size()); ++c) {
+      needed_.insert(c);  // the joins and the checks above them read any
+    }
+    std::vector<SortKey> order;
+    std::unique_ptr<PlanNode> left = Side(0, &order);
+    ShiftOrder(s_.from[0].offset, &order);
+    for (size_t i = 1; i < n; ++i) {
+      std::vector<SortKey> right_order;
+      auto right = Side(i, &right_order);
+      const BoundExpr* on = nullptr;
+      if (!on_terms[i].empty()) {
+        out_->owned.push_back(AndOf(std::move(on_terms[i])));
+        out_->origins.emplace_back();
+        on = out_->owned.back().get();
+      }
+      std::string detail =
+          s_.from[i].outer
+              ? "LEFT" + (on ? " on " + ExprToString(*on, s_.column_names)
+                             : std::string())
+              : "(no equality to merge on)";
+      auto node = Join(Kind::kNestedLoop, std::move(detail), std::move(left),
+                       std::move(right), i);
+      node->outer_join = s_.from[i].outer;
+      node->predicate = on;
+      node->estimated_rows =
+          node->children[0]->estimated_rows * node->children[1]->estimated_rows;
+      ShiftOrder(s_.from[i].offset, &right_order);
+      order.insert(order.end(), right_order.begin(), right_order.end());
+      left = std::move(node);
+    }
+    if (!rest.empty()) {
+      out_->owned.push_back(AndOf(std::move(rest)));
+      out_->origins.emplace_back();
+      const BoundExpr* p = out_->owned.back().get();
+      left = WrapPlanNode(Kind::kFilter, ExprToString(*p, s_.column_names),
+                          std::move(left));
+      left->predicate = p;
+      left->estimated_rows = left->children[0]->estimated_rows * 0.5;
+    }
+    out_->order = order;
+    out_->rows = std::move(left);
+    out_->reusable = false;
+  }
+
   void Plan(const BoundExpr* where) {
     PrepareTerms(where);
     const size_t n = s_.from.size();
@@ -637,7 +728,14 @@ bool JoinGivesOrder(const JoinPlan& join,
 JoinPlan PlanJoins(const BoundSelect& select, const BoundExpr* where,
                    const std::set<int>& needed, const PlannerInput& input) {
   JoinPlan out;
-  JoinPlanner(select, needed, input, &out).Plan(where);
+  const bool outer =
+      std::any_of(select.from.begin(), select.from.end(),
+                  [](const BoundTableRef& t) { return t.outer; });
+  if (outer) {
+    JoinPlanner(select, needed, input, &out).PlanOuter(where);
+  } else {
+    JoinPlanner(select, needed, input, &out).Plan(where);
+  }
   return out;
 }
 

@@ -323,6 +323,7 @@ BoundExprPtr FoldConstants(BoundExprPtr e, const std::vector<Value>& params,
       c->pos = e->pos;
       c->affinity = e->affinity;
       c->collation = e->collation;
+      c->carried = e->carried;
       c->is_list = e->is_list;  // a NULL of a list type is a NULL list
       return c;
     }

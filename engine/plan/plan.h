@@ -145,6 +145,10 @@ struct PlanNode {
   // kMergeJoin: the right input may seek to a left key (when it is one
   // scan whose next key column is the join key) instead of stepping.
   bool seek_right = false;
+  // kNestedLoop of a LEFT JOIN: a left row pairs with the right rows for
+  // which `predicate` (its ON, over the joined row; null: every one) is
+  // true, or once with NULLs when none is.
+  bool outer_join = false;
   const Collation* join_collation = nullptr;
 
   NodeStats stats;  // filled while running, for EXPLAIN ANALYZE

@@ -41,6 +41,11 @@ VIEWS = [
     "CREATE VIEW v7 AS SELECT id, a FROM t ORDER BY a DESC, id",
     "CREATE VIEW v8 AS SELECT id, a * 2 AS d FROM t WHERE d > 4",
     "CREATE VIEW v9 AS SELECT t.* FROM t, u WHERE t.a = u.a AND u.k < 4",
+    "CREATE VIEW w1 (p, q) AS SELECT id, s FROM t",
+    "CREATE VIEW w2 AS SELECT q FROM w1",
+    "CREATE VIEW w3 AS SELECT id, c, 2 AS k, upper(s) AS up FROM t",
+    "CREATE VIEW w4 AS SELECT k FROM u",
+    "CREATE VIEW w5 AS SELECT u.name FROM t, u WHERE t.id = u.k",
 ]
 
 
@@ -101,6 +106,24 @@ FIXED = [
     ("SELECT id FROM (SELECT id, s FROM t ORDER BY s DESC, id)", 1, True),
     ("SELECT count(*) FROM (SELECT * FROM t JOIN u ON u.a = t.a)", 1, True),
     ("SELECT k FROM (SELECT * FROM v5) WHERE a IS NULL ORDER BY k", 1, True),
+    # A name read through views is the view's column, whatever it selects.
+    ("SELECT q FROM w2", 1, False),
+    ("SELECT b FROM (SELECT b FROM (SELECT s AS b FROM t))", 1, False),
+    # A view's constant column is a value, not an ORDER BY/GROUP BY ordinal.
+    ("SELECT id, c FROM w3 ORDER BY k, id", 2, True),
+    ("SELECT k, count(*) FROM w3 GROUP BY k", 2, True),
+    ("SELECT count(*) FROM (SELECT id, 2 AS k FROM t) GROUP BY k", 1, True),
+    # A view's computed column compares under binary (SQLite's COLLATE).
+    ("SELECT w3.id, t.id FROM w3, t WHERE w3.up = t.s ORDER BY 1, 2", 2, True),
+    ("SELECT id FROM w3 WHERE up IN (SELECT s FROM t) ORDER BY id", 1, True),
+    # A view's ORDER BY names its own select list first.
+    ("SELECT * FROM (SELECT * FROM w5 ORDER BY name)", 1, True),
+    # Columns of a view's tables it does not select are not there: a name
+    # is a select-list alias or another table's column.
+    ("SELECT k AS a FROM w4 WHERE a = 1", 1, True),
+    ("SELECT c AS id FROM w3 WHERE id = 5 ORDER BY 1", 1, True),
+    ("SELECT c AS id, count(*) FROM w3 GROUP BY id ORDER BY 1", 2, True),
+    ("SELECT t.id, k FROM t, w4 WHERE a = 5 ORDER BY 1, 2", 2, True),
 ]
 
 ERRORS = [
