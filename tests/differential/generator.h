@@ -169,7 +169,8 @@ class Generator {
   Query GroupedQuery(int table);
   // An inner join of tables `a` and `b` (the same table: a self-join) on
   // an equality of a column of each (mostly one of b's key-like columns,
-  // so that a row meets few others), in the JOIN ... ON or the comma form;
+  // so that a row meets few others), in the JOIN ... ON (one in four of
+  // those a LEFT JOIN) or the comma form;
   // the rest is any query shape over the joined columns (JoinedTable()),
   // with b's and a's indexes shaping predicates. Falls back to
   // RandomQuery(a) when no column types match.

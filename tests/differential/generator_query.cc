@@ -648,6 +648,8 @@ Query Generator::JoinQuery(int a, int b) {
   q.table = a;
   q.join_table = b;
   if (on) {
+    // A LEFT JOIN now and then: its rows past the ON are NULL-extended.
+    q.left_join = rng_.OneIn(4);
     q.join_on = std::move(cond);
   } else {
     q.where = q.where ? Expr::Binary("AND", std::move(cond), *q.where)
@@ -771,27 +773,47 @@ Query Generator::RandomQuery(int table) {
 Query Generator::CompoundQuery(int a, int b) {
   // Columns whose values compare by their bytes: which spelling of values
   // a collation makes equal is kept differs between engines.
-  auto plain = [&](int table) {
+  auto plain = [&](int table, std::optional<ColType> type) {
     std::vector<int> cols;
     const TableDef& t = tables_[table];
     for (size_t i = 0; i < t.cols.size(); ++i) {
       const Column& c = t.cols[i];
-      if (!c.list && !c.nocase && c.collation.empty()) {
+      if (!c.list && !c.nocase && c.collation.empty() &&
+          (!type || c.type == *type)) {
         cols.push_back(static_cast<int>(i));
       }
     }
     return cols;
   };
-  const std::vector<int> ca = plain(a), cb = plain(b);
-  if (ca.empty() || cb.empty()) return RandomQuery(a);
+  if (plain(a, std::nullopt).empty() || plain(b, std::nullopt).empty()) {
+    return RandomQuery(a);
+  }
   const int width = static_cast<int>(rng_.Range(1, 2));
-  auto select = [&](int table, const std::vector<int>& cols) {
+  // Ordered, the columns at each place share a type: of equal values of
+  // two types (2 and 2.0) SQLite keeps another when it merges for an ORDER
+  // BY than when it does not (levelql keeps the latter's).
+  const bool ordered = rng_.Percent(50);
+  std::vector<std::optional<ColType>> types(width);
+  if (ordered) {
+    static const ColType kTypes[] = {ColType::kInt, ColType::kReal,
+                                     ColType::kText};
+    for (auto& t : types) t = kTypes[rng_.Uniform(3)];
+  }
+  auto literal = [&](std::optional<ColType> type) {
+    const ColType t = type            ? *type
+                      : rng_.OneIn(2) ? ColType::kInt
+                                      : ColType::kText;
+    return Expr::Lit(t == ColType::kInt    ? Value::Int(3)
+                     : t == ColType::kReal ? Value::Real(2.5)
+                                           : Value::Text("k"));
+  };
+  auto select = [&](int table) {
     Query q;
     q.table = table;
     for (int i = 0; i < width; ++i) {
-      if (rng_.OneIn(8)) {
-        q.items.push_back(
-            Expr::Lit(rng_.OneIn(2) ? Value::Int(3) : Value::Text("k")));
+      const std::vector<int> cols = plain(table, types[i]);
+      if (cols.empty() || rng_.OneIn(8)) {
+        q.items.push_back(literal(types[i]));
       } else {
         q.items.push_back(Expr::Col(cols[rng_.Uniform(cols.size())]));
       }
@@ -802,18 +824,17 @@ Query Generator::CompoundQuery(int a, int b) {
     return q;
   };
   static const char* kOps[] = {"UNION", "UNION ALL", "INTERSECT", "EXCEPT"};
-  Query q = select(a, ca);
+  Query q = select(a);
   const int parts = static_cast<int>(rng_.Range(1, 2));
   for (int i = 0; i < parts; ++i) {
-    const bool other = rng_.OneIn(2);
+    const int table = rng_.OneIn(2) ? b : a;
     CompoundPart part;
     part.op = kOps[rng_.Uniform(4)];
-    part.query =
-        std::make_shared<Query>(select(other ? b : a, other ? cb : ca));
-    part.table = std::make_shared<TableDef>(tables_[other ? b : a]);
+    part.query = std::make_shared<Query>(select(table));
+    part.table = std::make_shared<TableDef>(tables_[table]);
     q.compound.push_back(std::move(part));
   }
-  if (rng_.Percent(50)) {
+  if (ordered) {
     // Every column: equal rows are alike, so the order is total.
     for (int i = 1; i <= width; ++i) {
       OrderTerm o;
