@@ -306,7 +306,7 @@ std::unique_ptr<RowSource> BuildOperators(
         out = NewHashJoin(
             ctx, input(0), [input] { return input(1); }, node->left_key,
             node->right_key, node->join_collation, ctx->sort_memory_bytes,
-            layout);
+            layout, node->outer_join, node->predicate);
       } else {
         out = NewNestedLoop(
             ctx, input(0), [input] { return input(1); }, ctx->sort_memory_bytes,

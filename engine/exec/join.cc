@@ -362,7 +362,14 @@ class HeldRightJoin : public RowSource {
           status_ = left_->status();
           return false;
         }
-        if (keyed_ && left_row_[left_key_].is_null()) continue;
+        if (keyed_ && left_row_[left_key_].is_null()) {
+          if (!outer_) continue;
+          // A NULL key pairs with nothing: the left row with NULLs.
+          out->assign(layout_.width, Value());
+          std::copy(left_row_.begin(), left_row_.end(),
+                    out->begin() + layout_.left_at);
+          return true;
+        }
         has_left_ = true;
         matched_ = false;
         next_ = 0;
@@ -518,13 +525,16 @@ std::unique_ptr<RowSource> NewNestedLoop(const ExecContext* ctx,
       memory_bytes, layout, outer, on);
 }
 
-std::unique_ptr<RowSource> NewHashJoin(
-    const ExecContext* ctx, std::unique_ptr<RowSource> left,
-    RowSourceFactory open_right, int left_key, int right_key,
-    const Collation* collation, int64_t memory_bytes, JoinLayout layout) {
+std::unique_ptr<RowSource> NewHashJoin(const ExecContext* ctx,
+                                       std::unique_ptr<RowSource> left,
+                                       RowSourceFactory open_right,
+                                       int left_key, int right_key,
+                                       const Collation* collation,
+                                       int64_t memory_bytes, JoinLayout layout,
+                                       bool outer, const BoundExpr* on) {
   return std::make_unique<HeldRightJoin>(
       ctx, std::move(left), std::move(open_right), true, left_key, right_key,
-      collation, memory_bytes, layout);
+      collation, memory_bytes, layout, outer, on);
 }
 
 }  // namespace levelql

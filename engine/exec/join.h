@@ -73,10 +73,13 @@ std::unique_ptr<RowSource> NewNestedLoop(
 // rows of that key paired (bounded memory, more reads; the same rows in
 // the same order). NULL keys pair with nothing. For inputs that do not
 // come in key order: neither is sorted.
+// `outer` and `on` as NewNestedLoop's (a left row whose key is NULL pairs
+// with none).
 std::unique_ptr<RowSource> NewHashJoin(
     const ExecContext* ctx, std::unique_ptr<RowSource> left,
     RowSourceFactory open_right, int left_key, int right_key,
-    const Collation* collation, int64_t memory_bytes, JoinLayout layout = {});
+    const Collation* collation, int64_t memory_bytes, JoinLayout layout = {},
+    bool outer = false, const BoundExpr* on = nullptr);
 
 }  // namespace levelql
 

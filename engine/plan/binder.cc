@@ -52,6 +52,13 @@ bool IsAggregateCall(const parser::Expr& e) {
 
 namespace {
 
+// The last position of the row `e` reads (-1: none).
+int LastColumn(const BoundExpr& e) {
+  int last = e.kind == BoundExpr::Kind::kColumn ? e.index : -1;
+  for (const auto& a : e.args) last = std::max(last, LastColumn(*a));
+  return last;
+}
+
 bool HasAggregate(const BoundExpr& e) {
   if (e.kind == BoundExpr::Kind::kAggregateRef) return true;
   for (const auto& a : e.args) {
@@ -821,6 +828,16 @@ Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
     scope.context = "in ON";
     scope.unbound_items = &select.items;
     LQ_ASSIGN_OR_RETURN(BoundExprPtr on, Bind(*j.on, scope));
+    // Its rows pair before the tables after it are joined (SQLite refuses
+    // this too).
+    const int end = i + 2 < out.from.size()
+                        ? out.from[i + 2].offset
+                        : static_cast<int>(out.table->columns.size());
+    if (LastColumn(*on) >= end) {
+      return Status::InvalidArgument(
+          Where(j.on->pos) + "the ON clause of LEFT JOIN " +
+          out.from[i + 1].name + " names a table after it in FROM");
+    }
     out.from[i + 1].on = std::move(on);
   }
   if (select.where) conditions.push_back(select.where.get());

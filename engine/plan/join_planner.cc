@@ -438,23 +438,49 @@ class JoinPlanner {
     for (size_t i = 1; i < n; ++i) {
       std::vector<SortKey> right_order;
       auto right = Side(i, &right_order);
+      // An equality of ON between this table's column and one before it
+      // keys a hash join: each left row meets only the right rows of its
+      // key (held under a hash of it) instead of every right row.
+      std::optional<MergeKey> key;
+      if (s_.from[i].outer && input_.rules->on(Rule::kHashJoin)) {
+        std::vector<const BoundExpr*> terms;
+        for (const auto& t : on_terms[i]) terms.push_back(t.get());
+        std::vector<bool> placed(n, false);
+        for (size_t j = 0; j < i; ++j) placed[j] = true;
+        key = FindMergeKey(s_, i, placed, terms, true);
+      }
+      std::string detail;
+      if (key) detail = " on " + ExprToString(*key->term, s_.column_names);
+      std::vector<BoundExprPtr> checked;
+      for (auto& t : on_terms[i]) {
+        if (key && t.get() == key->term) {
+          out_->owned.push_back(std::move(t));  // the key the join compares
+          out_->origins.emplace_back();
+        } else {
+          checked.push_back(std::move(t));
+        }
+      }
       const BoundExpr* on = nullptr;
-      if (!on_terms[i].empty()) {
-        out_->owned.push_back(AndOf(std::move(on_terms[i])));
+      if (!checked.empty()) {
+        out_->owned.push_back(AndOf(std::move(checked)));
         out_->origins.emplace_back();
         on = out_->owned.back().get();
+        detail += (key ? " and " : " on ") + ExprToString(*on, s_.column_names);
       }
-      std::string detail =
-          s_.from[i].outer
-              ? "LEFT" + (on ? " on " + ExprToString(*on, s_.column_names)
-                             : std::string())
-              : "(no equality to merge on)";
-      auto node = Join(Kind::kNestedLoop, std::move(detail), std::move(left),
-                       std::move(right), i);
+      detail = s_.from[i].outer ? "LEFT" + detail : "(no equality to merge on)";
+      auto node = Join(key ? Kind::kHashJoin : Kind::kNestedLoop,
+                       std::move(detail), std::move(left), std::move(right), i);
+      if (key) {
+        node->left_key = key->left;  // (the first table's offset is 0)
+        node->right_key = key->right;
+        node->join_collation = key->collation;
+      }
       node->outer_join = s_.from[i].outer;
       node->predicate = on;
-      node->estimated_rows =
-          node->children[0]->estimated_rows * node->children[1]->estimated_rows;
+      node->estimated_rows = key ? std::max(node->children[0]->estimated_rows,
+                                            node->children[1]->estimated_rows)
+                                 : node->children[0]->estimated_rows *
+                                       node->children[1]->estimated_rows;
       ShiftOrder(s_.from[i].offset, &right_order);
       order.insert(order.end(), right_order.begin(), right_order.end());
       left = std::move(node);

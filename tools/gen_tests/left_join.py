@@ -87,6 +87,7 @@ ERRORS = [
      "SELECT * FROM a LEFT JOIN (SELECT b.id FROM b, c) AS d ON d.id = a.id"),
     ("NotSupported",
      "SELECT * FROM a LEFT JOIN (SELECT x, 1 AS one FROM b) AS d ON d.x = a.x"),
+    ("InvalidArgument", "SELECT * FROM a LEFT JOIN b ON b.x = c.n, c"),
 ]
 
 COLS = {"a": ["id", "x", "s"], "b": ["id", "x", "y", "r"],
