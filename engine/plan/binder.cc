@@ -772,15 +772,21 @@ Result<BoundSelect> Binder::BindCompound(const parser::Select& select) {
     order.collation = CompoundCollation(out, k);
     out.order_by.push_back(std::move(order));
   }
+  LQ_RETURN_IF_ERROR(BindLimits(select, &out));
+  return out;
+}
+
+// LIMIT and OFFSET: constants or parameters.
+Status Binder::BindLimits(const parser::Select& select, BoundSelect* out) {
   Scope constant;
   constant.context = "in LIMIT";
   if (select.limit) {
-    LQ_ASSIGN_OR_RETURN(out.limit, Bind(*select.limit, constant));
+    LQ_ASSIGN_OR_RETURN(out->limit, Bind(*select.limit, constant));
   }
   if (select.offset) {
-    LQ_ASSIGN_OR_RETURN(out.offset, Bind(*select.offset, constant));
+    LQ_ASSIGN_OR_RETURN(out->offset, Bind(*select.offset, constant));
   }
-  return out;
+  return Status::OK();
 }
 
 Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
@@ -932,14 +938,7 @@ Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
         "aggregate function");
   }
   out.aggregate = !out.aggregates.empty() || !out.group_by.empty();
-  Scope constant;
-  constant.context = "in LIMIT";
-  if (select.limit) {
-    LQ_ASSIGN_OR_RETURN(out.limit, Bind(*select.limit, constant));
-  }
-  if (select.offset) {
-    LQ_ASSIGN_OR_RETURN(out.offset, Bind(*select.offset, constant));
-  }
+  LQ_RETURN_IF_ERROR(BindLimits(select, &out));
   return out;
 }
 

@@ -161,6 +161,7 @@ class Binder {
   // BindSelect of a query whose FROM holds tables only (inline_from.h).
   Result<BoundSelect> BindMerged(const parser::Select& select);
   Result<BoundSelect> BindCompound(const parser::Select& select);
+  Status BindLimits(const parser::Select& select, BoundSelect* out);
   Result<int> ParamSlot(const parser::Expr& expr);
 
   std::shared_ptr<const CatalogState> catalog_;

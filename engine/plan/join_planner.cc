@@ -488,11 +488,7 @@ class JoinPlanner {
     if (!rest.empty()) {
       out_->owned.push_back(AndOf(std::move(rest)));
       out_->origins.emplace_back();
-      const BoundExpr* p = out_->owned.back().get();
-      left = WrapPlanNode(Kind::kFilter, ExprToString(*p, s_.column_names),
-                          std::move(left));
-      left->predicate = p;
-      left->estimated_rows = left->children[0]->estimated_rows * 0.5;
+      left = Checked(std::move(left), out_->owned.back().get());
     }
     out_->order = order;
     out_->rows = std::move(left);
@@ -584,10 +580,7 @@ class JoinPlanner {
       order.insert(order.end(), right_order.begin(), right_order.end());
       left = std::move(node);
       if (const BoundExpr* p = across_where_[i]) {
-        left = WrapPlanNode(Kind::kFilter, ExprToString(*p, s_.column_names),
-                            std::move(left));
-        left->predicate = p;
-        left->estimated_rows = left->children[0]->estimated_rows * 0.5;
+        left = Checked(std::move(left), p);
       }
     }
     out_->order = order;
@@ -645,6 +638,16 @@ class JoinPlanner {
     node->children.push_back(std::move(left));
     node->children.push_back(std::move(right));
     return node;
+  }
+
+  // Joined rows checked against `p` (terms naming several tables).
+  std::unique_ptr<PlanNode> Checked(std::unique_ptr<PlanNode> rows,
+                                    const BoundExpr* p) const {
+    rows = WrapPlanNode(Kind::kFilter, ExprToString(*p, s_.column_names),
+                        std::move(rows));
+    rows->predicate = p;
+    rows->estimated_rows = rows->children[0]->estimated_rows * 0.5;
+    return rows;
   }
 
   static void ShiftOrder(int by, std::vector<SortKey>* order) {
