@@ -491,6 +491,10 @@ TEST_F(ShellTest, TablesSchemaStatsAndCheck) {
   Run("CREATE UNIQUE INDEX by_email ON users (email);");
   EXPECT_EQ(Run(".tables"), "t      users\n");
   EXPECT_EQ(Run(".tables u%"), "users\n");
+  Run("CREATE VIEW u2 AS SELECT id FROM users;");
+  EXPECT_EQ(Run(".tables u%"), "u2     users\n");
+  EXPECT_EQ(Run(".schema u2"), "CREATE VIEW u2 AS SELECT id FROM users;\n");
+  Run("DROP VIEW u2;");
   EXPECT_EQ(Run(".schema users"),
             "CREATE TABLE users (id INTEGER, email TEXT COLLATE nocase);\n"
             "CREATE UNIQUE INDEX by_email ON users (email);\n");

@@ -122,13 +122,16 @@ void Shell::CmdTables(const std::vector<std::string>& args) {
     Fail("usage: .tables [PATTERN]");
     return;
   }
+  // Tables and views, by name (sqlite3 lists both).
   std::vector<std::string> names;
   size_t width = 0;
-  for (std::string& n : db_->TableNames()) {
-    if (!args.empty() && !LikeMatch(args[0], n)) continue;
-    width = std::max(width, DisplayWidth(n));
-    names.push_back(std::move(n));
+  for (const SchemaEntry& e : db_->Schema()) {
+    if (e.kind == "index") continue;
+    if (!args.empty() && !LikeMatch(args[0], e.name)) continue;
+    width = std::max(width, DisplayWidth(e.name));
+    names.push_back(e.name);
   }
+  std::sort(names.begin(), names.end());
   if (names.empty()) return;
   // Column-major, as many columns as fit in 80 characters.
   size_t col_width = width + 2;
