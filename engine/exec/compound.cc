@@ -81,10 +81,9 @@ class SetMerge : public RowSource {
       // Of equal rows the last is kept, as SQLite keeps it (a later row
       // replaces an equal one in its temporary index): the right side's
       // for UNION, the left side's for INTERSECT and EXCEPT.
-      const Row value = in_left ? l_ : r_;
       Row left_last, right_last;
-      if (in_left) Skip(left_.get(), value, &l_, &has_l_, &left_last);
-      if (in_right) Skip(right_.get(), value, &r_, &has_r_, &right_last);
+      if (in_left) Skip(left_.get(), &l_, &has_l_, &left_last);
+      if (in_right) Skip(right_.get(), &r_, &has_r_, &right_last);
       if (!status_.ok()) return false;
       const bool keep = op_ == CompoundOp::kUnion       ? true
                         : op_ == CompoundOp::kIntersect ? in_left && in_right
@@ -114,14 +113,14 @@ class SetMerge : public RowSource {
   bool done(RowSource* in) const {
     return in == left_.get() ? left_end_ : right_end_;
   }
-  // Steps past every row of `in` (the one waiting first) equal to `value`,
-  // the last of which it leaves in `*last`.
-  void Skip(RowSource* in, const Row& value, Row* row, bool* has, Row* last) {
-    while (*has && CompareRows(*row, value, values_) == 0) {
+  // Steps past the row of `in` waiting in `*row` and every one after it
+  // equal to it, the last of which it leaves in `*last`.
+  void Skip(RowSource* in, Row* row, bool* has, Row* last) {
+    do {
       *last = std::move(*row);
       *has = false;
       if (!Fill(in, row, has)) return;
-    }
+    } while (*has && CompareRows(*row, *last, values_) == 0);
   }
 
   std::unique_ptr<RowSource> left_, right_;

@@ -364,11 +364,7 @@ class HeldRightJoin : public RowSource {
         }
         if (keyed_ && left_row_[left_key_].is_null()) {
           if (!outer_) continue;
-          // A NULL key pairs with nothing: the left row with NULLs.
-          out->assign(layout_.width, Value());
-          std::copy(left_row_.begin(), left_row_.end(),
-                    out->begin() + layout_.left_at);
-          return true;
+          return WithNulls(out);  // a NULL key pairs with nothing
         }
         has_left_ = true;
         matched_ = false;
@@ -403,13 +399,7 @@ class HeldRightJoin : public RowSource {
         }
       }
       has_left_ = false;
-      if (outer_ && !matched_) {
-        // No right row paired: the left row with NULLs.
-        out->assign(layout_.width, Value());
-        std::copy(left_row_.begin(), left_row_.end(),
-                  out->begin() + layout_.left_at);
-        return true;
-      }
+      if (outer_ && !matched_) return WithNulls(out);  // none paired
     }
   }
   Status status() const override { return status_; }
@@ -419,6 +409,15 @@ class HeldRightJoin : public RowSource {
   bool Interrupted() {
     if (!ctx_->Tick()) return false;
     status_ = ctx_->InterruptedStatus();
+    return true;
+  }
+
+  // A LEFT JOIN's row for a left row no right row pairs with: the left
+  // row, NULLs in the right row's places. True.
+  bool WithNulls(Row* out) const {
+    out->assign(layout_.width, Value());
+    std::copy(left_row_.begin(), left_row_.end(),
+              out->begin() + layout_.left_at);
     return true;
   }
 

@@ -217,12 +217,14 @@ Result<int> Binder::ParamSlot(const Expr& e) {
 }
 
 Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
-  if (e.pin_collation) {
-    Expr copy = std::move(*parser::Clone(e));
-    copy.pin_collation = false;
-    LQ_ASSIGN_OR_RETURN(BoundExprPtr out, Bind(copy, scope));
-    const Collation* c = CarriedCollation(*out);
-    out->carried = c ? c : Collation::Binary();
+  if (e.pin_collation && pinning_ != &e) {
+    const Expr* around = pinning_;
+    pinning_ = &e;
+    Result<BoundExprPtr> out = Bind(e, scope);
+    pinning_ = around;
+    if (!out.ok()) return out;
+    const Collation* c = CarriedCollation(**out);
+    (*out)->carried = c ? c : Collation::Binary();
     return out;
   }
   // One frame per level: a deep expression on a thread with a small stack

@@ -168,6 +168,8 @@ class Binder {
   ParamSlots params_;
   // The queries views and subqueries in FROM were merged into, bound here.
   std::vector<std::unique_ptr<parser::Select>> merged_;
+  // The expression whose collation Bind is pinning (Expr::pin_collation).
+  const parser::Expr* pinning_ = nullptr;
   // Per select item of the SELECT being bound, its first output (`*` and
   // `t.*` stand for several).
   std::vector<int> item_outputs_;

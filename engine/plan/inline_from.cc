@@ -45,6 +45,13 @@ ExprPtr Substituted(const Expr& e) {
   return out;
 }
 
+// The name a select item gives its column: its alias, else a column's name,
+// else the expression as written.
+const std::string& ColumnName(const SelectItem& item) {
+  if (!item.alias.empty()) return item.alias;
+  return item.expr->kind == ExprKind::kColumn ? item.expr->name : item.text;
+}
+
 ExprPtr And(ExprPtr a, ExprPtr b) {
   if (!a) return b;
   if (!b) return a;
@@ -233,13 +240,10 @@ class RefWalker {
     std::vector<std::string> out;
     for (const SelectItem& item : s.items) {
       if (item.expr) {
-        out.push_back(!item.alias.empty()                    ? item.alias
-                      : item.expr->kind == ExprKind::kColumn ? item.expr->name
-                                                             : item.text);
+        out.push_back(ColumnName(item));
         continue;
       }
-      // `*`: every column of the tables it stands for (views' columns are
-      // not needed for shadowing beyond one level; tables' are).
+      // `*`: every column of the tables (and views) it stands for.
       auto add_table = [&](const std::string& table) {
         if (const TableSchema* t = catalog_.FindTable(table)) {
           for (const ColumnSchema& c : t->columns) {
@@ -555,11 +559,9 @@ class Inliner {
     }
     for (size_t i = 0; i < inner->items.size(); ++i) {
       const SelectItem& item = inner->items[i];
-      src->names.push_back(
-          view_columns && !view_columns->empty() ? (*view_columns)[i]
-          : !item.alias.empty()                  ? item.alias
-          : item.expr->kind == ExprKind::kColumn ? item.expr->name
-                                                 : item.text);
+      src->names.push_back(view_columns && !view_columns->empty()
+                               ? (*view_columns)[i]
+                               : ColumnName(item));
       src->exprs.push_back(item.expr.get());
     }
     return Status::OK();

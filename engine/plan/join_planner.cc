@@ -429,8 +429,16 @@ class JoinPlanner {
     }
     sequence_.clear();
     for (size_t i = 0; i < n; ++i) sequence_.push_back(i);
-    for (int c = 0; c < static_cast<int>(s_.table->columns.size()); ++c) {
-      needed_.insert(c);  // the joins and the checks above them read any
+    // The rows hold what the checks above them read and every key (the
+    // joined rows' order).
+    for (const auto& t : rest) ColumnsUsed(t.get(), &needed_);
+    for (const auto& terms : on_terms) {
+      for (const auto& t : terms) ColumnsUsed(t.get(), &needed_);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      for (const KeyColumn& k : s_.from[i].table->primary_key) {
+        needed_.insert(s_.from[i].offset + k.column);
+      }
     }
     std::vector<SortKey> order;
     std::unique_ptr<PlanNode> left = Side(0, &order);

@@ -157,6 +157,46 @@ std::unique_ptr<PlanNode> LimitNode(std::unique_ptr<PlanNode> root,
   return l;
 }
 
+// The rows of `root` in the order of `keys`: the first limit + offset only
+// when that few (top-k, rule topk), else all of them (a sort, whose
+// EXPLAIN detail is `why`).
+std::unique_ptr<PlanNode> OrderNode(std::unique_ptr<PlanNode> root,
+                                    std::vector<SortKey> keys, int64_t limit,
+                                    int64_t offset, const RuleSet& rules,
+                                    std::string why) {
+  if (limit >= 0 && offset <= kMaxTopK && limit <= kMaxTopK - offset &&
+      rules.on(Rule::kTopK)) {
+    root = Wrap(Kind::kTopK, std::to_string(limit + offset), std::move(root));
+    root->top_rows = limit + offset;
+    root->estimated_rows =
+        std::min(root->estimated_rows, static_cast<double>(limit + offset));
+  } else {
+    root = Wrap(Kind::kSort, std::move(why), std::move(root));
+  }
+  root->sort_keys = std::move(keys);
+  return root;
+}
+
+// Turns the plan of a forward read into the same plan read backwards from
+// the resume position (a previous page of `rows` rows; NameScans and the
+// page's limit are the caller's): the rows the query's LIMIT allows do not
+// matter here, only the page size. A top-k kept as many rows as the
+// forward read still had to return (none once it was done); backwards it
+// keeps what the read needs, or past kMaxTopK rows becomes a sort (which
+// spills within its budget).
+void ReverseForPage(std::unique_ptr<PlanNode>* root, int64_t rows) {
+  if ((*root)->kind == Kind::kLimit) *root = std::move((*root)->children[0]);
+  PlanNode& top = **root;
+  if (top.kind == Kind::kTopK && rows > kMaxTopK) {
+    top.kind = Kind::kSort;
+    top.detail.clear();
+  } else if (top.kind == Kind::kTopK) {
+    top.top_rows = rows;
+    top.detail = std::to_string(rows);
+  }
+  ReversePlan(root->get());
+}
+
 // MIN or MAX of one column alone is the first non-NULL value in the
 // column's order (last for MAX): ask for that order and one row, and let
 // the aggregate read it. Without an index giving that order nothing
@@ -258,32 +298,15 @@ Result<PlannedSelect> PlanCompound(const BoundSelect& select, int64_t limit,
       }
     }
   }
-  const std::string why =
+  root = OrderNode(
+      std::move(root), std::move(keys), limit, offset, *input.rules,
       "(" + std::string(parser::CompoundOpText(select.compound_ops.back())) +
-      ")";
-  if (limit >= 0 && offset <= kMaxTopK && limit <= kMaxTopK - offset &&
-      input.rules->on(Rule::kTopK)) {
-    root = Wrap(Kind::kTopK, std::to_string(limit + offset), std::move(root));
-    root->top_rows = limit + offset;
-    root->estimated_rows =
-        std::min(root->estimated_rows, static_cast<double>(limit + offset));
-  } else {
-    root = Wrap(Kind::kSort, why, std::move(root));
-  }
-  root->sort_keys = keys;
+          ")");
   root = LimitNode(std::move(root), limit, offset);
   out.token_mode = TokenMode::kSortKey;
   out.order_signature = OrderSignature(*root, out.token_mode);
   if (input.backward_rows > 0) {
-    if (root->kind == Kind::kLimit) root = std::move(root->children[0]);
-    if (root->kind == Kind::kTopK && input.backward_rows > kMaxTopK) {
-      root->kind = Kind::kSort;
-      root->detail = why;
-    } else if (root->kind == Kind::kTopK) {
-      root->top_rows = input.backward_rows;
-      root->detail = std::to_string(input.backward_rows);
-    }
-    ReversePlan(root.get());
+    ReverseForPage(&root, input.backward_rows);
     root = LimitNode(std::move(root), input.backward_rows, 0);
   }
   out.plan = std::move(root);
@@ -495,19 +518,10 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
 
   // 5. Order.
   if (sorting) {
-    if (limit >= 0 && offset <= kMaxTopK && limit <= kMaxTopK - offset &&
-        rules.on(Rule::kTopK)) {
-      root = Wrap(Kind::kTopK, std::to_string(limit + offset), std::move(root));
-      root->top_rows = limit + offset;
-      root->estimated_rows =
-          std::min(root->estimated_rows, static_cast<double>(limit + offset));
-    } else {
-      std::string why = !has_order || ordered ? "(DISTINCT)"
-                        : order               ? ""
-                                              : "(ORDER BY an expression)";
-      root = Wrap(Kind::kSort, why, std::move(root));
-    }
-    root->sort_keys = shape.sort_keys;
+    root = OrderNode(std::move(root), shape.sort_keys, limit, offset, rules,
+                     !has_order || ordered ? "(DISTINCT)"
+                     : order               ? ""
+                                           : "(ORDER BY an expression)");
   }
 
   // 6. Limit.
@@ -515,20 +529,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
 
   out.order_signature = OrderSignature(*root, out.token_mode);
   if (input.backward_rows > 0) {
-    // The same plan read backwards from the resume position; the rows the
-    // query's LIMIT allows do not matter here, only the page size.
-    if (root->kind == Kind::kLimit) root = std::move(root->children[0]);
-    // A top-k kept as many rows as the forward read still had to return
-    // (none once it was done); backwards it keeps what the read needs, or
-    // past kMaxTopK rows becomes a sort (which spills within its budget).
-    if (root->kind == Kind::kTopK && input.backward_rows > kMaxTopK) {
-      root->kind = Kind::kSort;
-      root->detail.clear();
-    } else if (root->kind == Kind::kTopK) {
-      root->top_rows = input.backward_rows;
-      root->detail = std::to_string(input.backward_rows);
-    }
-    ReversePlan(root.get());
+    ReverseForPage(&root, input.backward_rows);
     NameScans(*select.table, root.get(), false);
     root = LimitNode(std::move(root), input.backward_rows, 0);
   }
