@@ -196,9 +196,6 @@ constexpr auto set_cast_type = [](auto& ctx) {
   _val(ctx).e->cast_type = _attr(ctx);
 };
 
-constexpr auto set_item_pos = [](auto& ctx) {
-  _val(ctx).pos = St(ctx).Pos(_attr(ctx));
-};
 constexpr auto star_item = [](auto& ctx) { _val(ctx).text = "*"; };
 constexpr auto table_star_item = [](auto& ctx) {
   _val(ctx).star_table = std::move(_attr(ctx).text);
@@ -217,25 +214,18 @@ constexpr auto set_check = [](Check::Target target) {
 constexpr auto set_begin = [](Begin::Mode mode) {
   return [mode](auto& ctx) { _val(ctx).mode = mode; };
 };
-// A subquery in FROM: `(SELECT ...)` as the first item (Select) or a
-// joined one (JoinTable).
-constexpr auto set_from_subquery = [](auto& ctx) {
-  _val(ctx).from_subquery = std::make_shared<Select>(std::move(_attr(ctx)));
+// A SELECT held by member M (a subquery in FROM, a compound's term, a
+// view's query).
+template <auto M>
+constexpr auto set_select = [](auto& ctx) {
+  _val(ctx).*M = std::make_shared<Select>(std::move(_attr(ctx)));
 };
-constexpr auto set_join_subquery = [](auto& ctx) {
-  _val(ctx).subquery = std::make_shared<Select>(std::move(_attr(ctx)));
-};
+// Position P from `here`.
 template <auto P>
 constexpr auto set_pos =
     [](auto& ctx) { _val(ctx).*P = St(ctx).Pos(_attr(ctx)); };
 constexpr auto set_compound = [](CompoundOp op) {
   return [op](auto& ctx) { _val(ctx).op = op; };
-};
-constexpr auto set_term_select = [](auto& ctx) {
-  _val(ctx).select = std::make_shared<Select>(std::move(_attr(ctx)));
-};
-constexpr auto set_view_select = [](auto& ctx) {
-  _val(ctx).select = std::make_shared<Select>(std::move(_attr(ctx)));
 };
 constexpr auto set_insert_select = [](auto& ctx) {
   _val(ctx).select = std::make_unique<Select>(std::move(_attr(ctx)));
@@ -415,7 +405,7 @@ x3::rule<struct select_core_id, Select> const select_core = "SELECT";
 x3::rule<struct compound_term_id, CompoundTerm> const compound_term = "UNION";
 
 auto const select_item_def =
-    here[set_item_pos] >>
+    here[set_pos<&SelectItem::pos>] >>
     (ch_star[star_item] |
      (&(ident_tok >> ch_dot >> ch_star) >> ident_tok[table_star_item] >>
       ch_dot >> ch_star) |
@@ -442,7 +432,7 @@ auto const alias_word = !(kw("INDEXED") >> kw("BY")) >> ident_tok;
 auto const join_table_def =
     join_start >
     ((here[set_pos<&JoinTable::pos>] >> ch_lparen >> &kw("SELECT") >
-      nested[select_stmt][set_join_subquery] > ch_rparen) |
+      nested[select_stmt][set_select<&JoinTable::subquery>] > ch_rparen) |
      reject(ch_lparen, "bracketed join after the first table") |
      table_name[set_name_pos<&JoinTable::table, &JoinTable::pos>]) >>
     -((kw("AS") > ident_tok[set_to<&JoinTable::alias>]) |
@@ -457,8 +447,8 @@ auto const from_named =
     -index_hint<&Select::hint>;
 // A subquery in FROM, with its alias (optional, as in SQLite).
 auto const from_subquery =
-    here[set_pos<&Select::table_pos>] >> ch_lparen >>
-    &kw("SELECT") > nested[select_stmt][set_from_subquery] > ch_rparen >>
+    here[set_pos<&Select::table_pos>] >> ch_lparen >> &kw("SELECT") >
+    nested[select_stmt][set_select<&Select::from_subquery>] > ch_rparen >>
     -((kw("AS") > ident_tok[set_to<&Select::alias>]) |
       alias_word[set_to<&Select::alias>]);
 // Inner joins associate: `FROM (a CROSS JOIN b), c` is `FROM a CROSS JOIN
@@ -491,7 +481,8 @@ auto const compound_op =
     kw("INTERSECT")[set_compound(CompoundOp::kIntersect)] |
     kw("EXCEPT")[set_compound(CompoundOp::kExcept)];
 auto const compound_term_def = here[set_pos<&CompoundTerm::pos>] >>
-                               compound_op > select_core[set_term_select];
+                               compound_op >
+                               select_core[set_select<&CompoundTerm::select>];
 auto const select_stmt_def =
     select_core_body >> *compound_term[push_to<&Select::compound>] >>
     -(kw("ORDER") > kw("BY") > order_item[push_to<&Select::order_by>] >>
@@ -636,7 +627,7 @@ auto const create_view_def =
     table_name[set_to<&CreateView::name>] >
     -(ch_lparen > (column_name[push_to<&CreateView::columns>] >>
                    *(ch_comma > column_name[push_to<&CreateView::columns>])) >
-      ch_rparen) > kw("AS") > select_stmt[set_view_select];
+      ch_rparen) > kw("AS") > select_stmt[set_select<&CreateView::select>];
 auto const drop_view_def = kw("VIEW") > -if_exists[flag<&DropView::if_exists>] >
                            table_name[set_to<&DropView::name>];
 BOOST_SPIRIT_DEFINE(default_value, index_column, column_def, create_table,
