@@ -224,6 +224,7 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params,
     }
   }
   ctx.stats = [cat](const TableSchema& t) -> const TableStats* {
+    if (t.derived) return nullptr;  // (its name may be a table's)
     auto it = cat->stats.find(t.name);
     return it == cat->stats.end() ? nullptr : it->second.get();
   };

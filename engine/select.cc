@@ -123,13 +123,25 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
   }
   run->ctx = NewContext(&run->params, &view);
   LQ_RETURN_IF_ERROR(RunSubqueries(run->query->slots, &run->params, &run->ctx));
+  // A token over the rows of a view or subquery made for the statement
+  // (GROUP BY, DISTINCT, ...) names a row by its place among them, so it
+  // resumes only over the same rows.
+  const bool derived = !run->ctx.derived_plans.empty();
+  if (derived) {
+    run->fingerprint =
+        Fingerprint(std::to_string(run->ctx.derived_digest), run->fingerprint);
+  }
   run->snapshot_id =
       view.txn_id == 0 ? store_->SnapshotId(run->ctx.snapshot.get()) : 0;
   if (resume) {
     if (resume->fingerprint != run->fingerprint) {
       return Status::InvalidArgument(
-          "continuation token belongs to another query or other parameter "
-          "values");
+          derived ? "continuation token belongs to another query, other "
+                    "parameter values, or other rows of a view or subquery "
+                    "in FROM that makes rows of its own (they changed since "
+                    "it was taken); restart the query"
+                  : "continuation token belongs to another query or other "
+                    "parameter values");
     }
     if (resume->schema_version != run->catalog->version) {
       return Status::InvalidArgument(
@@ -195,6 +207,10 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
     text += "Bucket reads: " +
             std::to_string(run->ctx.salted_store->bucket_seeks()) +
             " (seeks and gets of single buckets)\n";
+  }
+  for (const auto& [name, plan] : run->ctx.derived_plans) {
+    text += "Rows of " + name + ", made before the query:\n" +
+            RenderPlan(*plan, mode == Mode::kExplainAnalyze, 1);
   }
   if (mode == Mode::kExplainAnalyze && run->ctx.correlated) {
     text += RenderCorrelatedRuns(*run->ctx.correlated);

@@ -76,6 +76,10 @@ struct TableSchema {
   bool hidden_rowid = false;           // primary key is the hidden last column
   // The table of a SELECT without FROM: no columns, no storage, one row.
   bool one_row = false;
+  // The rows of a view or subquery in FROM that makes rows of its own
+  // (GROUP BY, DISTINCT, LIMIT, ...), made for one statement before it runs
+  // and read as a table of its result columns (engine/plan/binder.h).
+  bool derived = false;
   // WITH (salt_buckets = N), or 0: row keys (and index entry keys) carry a
   // bucket byte after the id (indexes/salt.h).
   int salt_buckets = 0;

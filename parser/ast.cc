@@ -344,6 +344,7 @@ std::shared_ptr<Select> Clone(const Select& s) {
   out->where = CloneOrNull(s.where);
   for (const ExprPtr& g : s.group_by) out->group_by.push_back(CloneOrNull(g));
   out->having = CloneOrNull(s.having);
+  out->column_names = s.column_names;
   for (const parser::OrderItem& o : s.order_by) {
     parser::OrderItem copy;
     copy.expr = CloneOrNull(o.expr);

@@ -254,6 +254,9 @@ struct Select {
   std::vector<OrderItem> order_by;
   ExprPtr limit;
   ExprPtr offset;
+  // Read as a table (a view's SELECT, or a subquery in FROM): the names of
+  // its result columns, when given (CREATE VIEW v (a, b) AS ...).
+  std::vector<std::string> column_names;
 };
 
 // What an INSERT does with a row that breaks a PRIMARY KEY, UNIQUE or NOT

@@ -2,12 +2,16 @@
 // database opens as format 4 with its data untouched, a prepared statement
 // over a view sees the view made again, tokens resume over a view, and a
 // view whose table is dropped fails where it is read and reads again once
-// the table is back. (Their rows are checked against SQLite in
-// tests/sql/views.test.)
+// the table is back. A view with GROUP BY (rows of its own) is made for each
+// execution, its tokens resume only over the same rows, and its rows stay
+// within sort_memory_bytes. (Their rows are checked against SQLite in
+// tests/sql/views.test and tests/sql/derived.test.)
 #include <gtest/gtest.h>
 
 #include "engine/catalog/catalog.h"
+#include "engine/plan/binder.h"
 #include "engine/storage/kv_store.h"
+#include "indexes/row_format.h"
 #include "levelql/database.h"
 #include "tests/support/sql_text.h"
 #include "tests/support/temp_dir.h"
@@ -149,6 +153,101 @@ TEST_F(ViewTest, AViewOfADroppedTableFailsWhereItIsRead) {
   Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER)");
   Exec(*db, "INSERT INTO t VALUES (2, 8)");
   EXPECT_EQ(QueryText(*db, "SELECT * FROM v"), "(8)");
+}
+
+// A view with GROUP BY is read as a table of its rows, made for each
+// execution: a prepared statement sees the writes before it.
+TEST_F(ViewTest, AGroupedViewIsMadeForEachExecution) {
+  auto db = Open();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER)");
+  Exec(*db, "INSERT INTO t VALUES (1, 5), (2, 5), (3, 9)");
+  Exec(*db, "CREATE VIEW g AS SELECT a, count(*) AS n FROM t GROUP BY a");
+  auto stmt = db->Prepare("SELECT a, n FROM g WHERE n >= ? ORDER BY a");
+  ASSERT_TRUE(stmt.ok()) << stmt.status().ToString();
+  Params p;
+  p.positional = {Value::Int(1)};
+  EXPECT_EQ(testing::CursorText((*stmt)->Query(p)), "(5, 2)(9, 1)");
+  Exec(*db, "INSERT INTO t VALUES (4, 9), (5, 7)");
+  EXPECT_EQ(testing::CursorText((*stmt)->Query(p)), "(5, 2)(7, 1)(9, 2)");
+  p.positional = {Value::Int(2)};
+  EXPECT_EQ(testing::CursorText((*stmt)->Query(p)), "(5, 2)(9, 2)");
+  // Inside a transaction, its own writes too; none of its rows is stored.
+  Exec(*db, "BEGIN");
+  Exec(*db, "DELETE FROM t WHERE a = 5");
+  EXPECT_EQ(QueryText(*db, "SELECT * FROM g"), "(7, 1)(9, 2)");
+  Exec(*db, "ROLLBACK");
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM g"), "(3)");
+  db.reset();
+  auto store = OpenLevelDbStore(dir_.path(), Options());
+  ASSERT_TRUE(store.ok());
+  auto it = (*store)->NewIterator(nullptr);
+  it->Seek(rows::IdPrefix(kFirstDerivedTableId - 1000));
+  if (it->Valid()) {
+    EXPECT_GE(it->key(), rows::IdPrefix(kFirstDerivedTableId + 1));
+  }
+}
+
+// A token over such rows names a row by its place among them: it resumes
+// over the same rows, and is refused once they changed.
+TEST_F(ViewTest, ATokenOverAGroupedViewResumesOnlyOverTheSameRows) {
+  auto db = Open();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER)");
+  Exec(*db, "CREATE TABLE other (k INTEGER PRIMARY KEY)");
+  for (int i = 1; i <= 20; ++i) {
+    Exec(*db, "INSERT INTO t VALUES (" + std::to_string(i) + ", " +
+                  std::to_string(i % 5) + ")");
+  }
+  Exec(*db, "CREATE VIEW g AS SELECT a, count(*) AS n FROM t GROUP BY a");
+  auto stmt = db->Prepare("SELECT a FROM g");
+  ASSERT_TRUE(stmt.ok());
+  auto cur = (*stmt)->Query();
+  ASSERT_TRUE(cur.ok());
+  ASSERT_TRUE((*cur)->Next());
+  ASSERT_TRUE((*cur)->Next());
+  EXPECT_EQ((*cur)->row()[0].int_value(), 1);
+  const std::string token = (*cur)->ContinuationToken();
+  EXPECT_EQ(testing::CursorText((*stmt)->Resume(token)), "(2)(3)(4)");
+  // A write elsewhere leaves its rows as they were.
+  Exec(*db, "INSERT INTO other VALUES (1)");
+  EXPECT_EQ(testing::CursorText((*stmt)->Resume(token)), "(2)(3)(4)");
+  // A new group before the position would move every place after it.
+  Exec(*db, "INSERT INTO t VALUES (21, -1)");
+  auto resumed = (*stmt)->Resume(token);
+  ASSERT_FALSE(resumed.ok());
+  EXPECT_EQ(resumed.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(resumed.status().message().find("restart the query"),
+            std::string::npos)
+      << resumed.status().ToString();
+}
+
+// Its rows are held in memory, within sort_memory_bytes.
+TEST_F(ViewTest, RowsMadeForAStatementStayWithinSortMemory) {
+  auto db = Open();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT)");
+  Exec(*db, "CREATE TABLE log (n INTEGER)");
+  std::string insert = "INSERT INTO t VALUES ";
+  for (int i = 1; i <= 200; ++i) {
+    insert += (i > 1 ? ", (" : "(") + std::to_string(i) + ", '" +
+              std::string(40, 'a' + i % 26) + std::to_string(i) + "')";
+  }
+  Exec(*db, insert);
+  Exec(*db, "PRAGMA sort_memory_bytes = 4096");
+  const std::string error =
+      QueryText(*db, "SELECT count(*) FROM (SELECT DISTINCT s FROM t)");
+  EXPECT_EQ(error.rfind("error: LimitExceeded", 0), 0) << error;
+  EXPECT_NE(error.find("sort_memory_bytes"), std::string::npos) << error;
+  // A statement writing what it reads changes nothing when it fails so.
+  EXPECT_EQ(QueryText(*db,
+                      "INSERT INTO log SELECT count(*) FROM "
+                      "(SELECT DISTINCT s FROM t)")
+                .rfind("error: LimitExceeded", 0),
+            0);
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM log"), "(0)");
+  Exec(*db, "PRAGMA sort_memory_bytes = 1048576");
+  EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM (SELECT DISTINCT s FROM t)"),
+            "(200)");
+  Exec(*db, "INSERT INTO log SELECT count(*) FROM (SELECT DISTINCT s FROM t)");
+  EXPECT_EQ(QueryText(*db, "SELECT n FROM log"), "(200)");
 }
 
 }  // namespace

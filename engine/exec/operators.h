@@ -21,6 +21,7 @@
 #include "engine/plan/rules.h"
 #include "engine/plan/sort_key.h"
 #include "engine/storage/kv_store.h"
+#include "engine/storage/overlay.h"
 #include "engine/storage/salted_store.h"
 #include "indexes/schema.h"
 
@@ -28,6 +29,7 @@ namespace levelql {
 
 // Per-statement execution state: one snapshot for every read.
 struct CorrelatedValues;  // subquery.h
+struct PlanNode;          // plan.h
 
 struct ExecContext {
   KvStore* store = nullptr;
@@ -38,6 +40,20 @@ struct ExecContext {
   // (WriteTxn) use: they place keys in buckets themselves.
   std::shared_ptr<SaltedStore> salted_store;
   KvStore* physical_store = nullptr;
+  // The rows of the statement's views and subqueries in FROM that make rows
+  // of their own (BoundSubquery::Kind::kTable), made before it runs:
+  // `store` reads them through `derived_store`, an overlay of the store
+  // below holding them (writers never see them). Shared by copied contexts.
+  std::shared_ptr<PendingWrites> derived_rows;
+  std::shared_ptr<KvStore> derived_store;
+  int64_t derived_bytes = 0;
+  // A digest of those rows: a continuation token names a row of them by its
+  // place, so it resumes only over the same rows (select.cc).
+  uint64_t derived_digest = 0;
+  // For EXPLAIN: each such table's name and the plan its rows were made by
+  // (with its counts).
+  std::vector<std::pair<std::string, std::shared_ptr<const PlanNode>>>
+      derived_plans;
   // A per-bucket part of a plan over a salted table reads only this bucket
   // (build_operators.cc, BucketMerge); -1 elsewhere.
   int bucket = -1;

@@ -7,6 +7,7 @@
 #include "engine/exec/row_memory.h"
 #include "engine/plan/plan.h"
 #include "indexes/key_codec.h"
+#include "indexes/row_format.h"
 
 namespace levelql {
 namespace {
@@ -29,6 +30,7 @@ Result<Value> ReadValue(const BoundSubquery& sub, const ExecContext& ctx,
       return Value::Int(any ? 1 : 0);
     }
     case BoundSubquery::Kind::kIn:
+    case BoundSubquery::Kind::kTable:
       break;
   }
   std::vector<Value> items;
@@ -46,12 +48,63 @@ Result<Value> ReadValue(const BoundSubquery& sub, const ExecContext& ctx,
   return Value::List(std::move(items));
 }
 
+// The rows of a kTable subquery, read from `root`, become rows of its table
+// (numbered from 1, the hidden rowid), which `ctx->store` then reads. They
+// are held in memory: past ctx->sort_memory_bytes (for all of the
+// statement's such tables) the statement fails with LimitExceeded.
+Status MakeDerivedRows(const BoundSubquery& sub, ExecContext* ctx,
+                       RowSource* root) {
+  const TableSchema& table = *sub.table;
+  if (!ctx->derived_rows) {
+    ctx->derived_rows = std::make_shared<PendingWrites>();
+    ctx->derived_store =
+        std::make_shared<OverlayStore>(ctx->store, ctx->derived_rows);
+    ctx->store = ctx->derived_store.get();
+  }
+  Row row;
+  int64_t number = 0;
+  while (root->Next(&row)) {
+    row.resize(table.columns.size());
+    row.back() = Value::Int(++number);
+    std::string key = rows::RowKey(table, row);
+    std::string value = rows::RowValue(table, row);
+    ctx->derived_bytes +=
+        static_cast<int64_t>(key.size() + value.size() + 64);  // map node
+    if (ctx->derived_bytes > ctx->sort_memory_bytes) {
+      return Status::LimitExceeded(
+          "the rows of " + table.name + " (a view or subquery in FROM, at " +
+          std::to_string(sub.pos.line) + ":" + std::to_string(sub.pos.column) +
+          ") exceed sort_memory_bytes (" +
+          std::to_string(ctx->sort_memory_bytes) + " bytes)");
+    }
+    ctx->derived_digest =
+        Fingerprint(value, Fingerprint(key, ctx->derived_digest));
+    ctx->derived_rows->emplace(std::move(key), std::move(value));
+  }
+  LQ_RETURN_IF_ERROR(root->status());
+  // The planner of the query reading them knows how many there are.
+  auto counted = std::make_shared<TableStats>();
+  counted->rows = number;
+  ctx->stats = [below = std::move(ctx->stats), id = table.id,
+                counted](const TableSchema& t) -> const TableStats* {
+    if (t.id == id) return counted.get();
+    return below ? below(t) : nullptr;
+  };
+  return Status::OK();
+}
+
 // Plans and runs `sub` under `ctx`; with `plan`, renders the plan with its
 // counts there, indented a level (EXPLAIN ANALYZE).
 Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx,
                      std::string* plan = nullptr) {
   LQ_ASSIGN_OR_RETURN(SelectExecution exec,
                       BuildSelect(*sub.select, ctx, ctx->rules));
+  if (sub.kind == BoundSubquery::Kind::kTable) {
+    LQ_RETURN_IF_ERROR(MakeDerivedRows(sub, ctx, exec.root.get()));
+    exec.root.reset();  // (its counts stay in the plan)
+    ctx->derived_plans.emplace_back(sub.table->name, std::move(exec.plan));
+    return Value();
+  }
   Result<Value> v = ReadValue(sub, *ctx, exec.root.get());
   if (plan) *plan = RenderPlan(*exec.plan, true, 1);
   return v;

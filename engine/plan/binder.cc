@@ -626,10 +626,11 @@ std::pair<int, int> StarColumns(const BoundSelect& select,
 // turn, its primary key all of theirs.
 Status Binder::BindFrom(const parser::Select& select, BoundSelect* out) {
   auto joined = std::make_shared<TableSchema>();
-  auto add = [&](const std::string& name, const parser::Position& pos,
-                 const std::string& alias,
+  auto add = [&](const std::string& name, const parser::Select* subquery,
+                 const parser::Position& pos, const std::string& alias,
                  const parser::IndexHint& hint) -> Status {
-    LQ_ASSIGN_OR_RETURN(auto table, FindHinted(name, pos, hint));
+    LQ_ASSIGN_OR_RETURN(auto table,
+                        BindFromItem(name, subquery, alias, pos, hint));
     BoundTableRef ref;
     ref.name = alias.empty() ? name : alias;
     ref.offset = static_cast<int>(joined->columns.size());
@@ -654,13 +655,104 @@ Status Binder::BindFrom(const parser::Select& select, BoundSelect* out) {
     out->from.push_back(std::move(ref));
     return Status::OK();
   };
-  LQ_RETURN_IF_ERROR(
-      add(select.table, select.table_pos, select.alias, select.hint));
+  LQ_RETURN_IF_ERROR(add(select.table, select.from_subquery.get(),
+                         select.table_pos, select.alias, select.hint));
   for (const parser::JoinTable& j : select.joins) {
-    LQ_RETURN_IF_ERROR(add(j.table, j.pos, j.alias, j.hint));
+    LQ_RETURN_IF_ERROR(add(j.table, j.subquery.get(), j.pos, j.alias, j.hint));
   }
   out->table = std::move(joined);
   return Status::OK();
+}
+
+Result<std::shared_ptr<const TableSchema>> Binder::BindFromItem(
+    const std::string& name, const parser::Select* subquery,
+    const std::string& alias, const parser::Position& pos,
+    const parser::IndexHint& hint) {
+  if (!subquery) return FindHinted(name, pos, hint);
+  if (hint.not_indexed || !hint.index.empty()) {
+    return Status::InvalidArgument(Where(pos) + alias +
+                                   ": a subquery in FROM has no indexes to "
+                                   "choose (INDEXED BY, NOT INDEXED)");
+  }
+  return BindDerived(*subquery, alias, pos);
+}
+
+// The table of a view or subquery in FROM that the inliner could not merge
+// (it makes rows of its own): its result columns, named as the query reading
+// it sees them, each with the affinity and collation SQLite gives a
+// subquery's column (a column's own, through CAST and unary +; none for
+// other expressions), and a hidden rowid numbering its rows.
+Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
+    const parser::Select& select, const std::string& name,
+    const parser::Position& pos) {
+  // A query of its own, made once before the statement runs: it may not
+  // read a column of a query around the one it is in (SQLite would make it
+  // again for each such row). The query reading it is bound after it.
+  std::vector<size_t> refs;
+  for (const Around& a : around_) refs.push_back(a.refs->size());
+  std::vector<int> items = std::move(item_outputs_);
+  const parser::Expr* pinning = pinning_;
+  pinning_ = nullptr;
+  Result<BoundSelect> bound = BindSelect(select);
+  item_outputs_ = std::move(items);
+  pinning_ = pinning;
+  if (!bound.ok()) return bound.status();
+  for (size_t i = 0; i < around_.size(); ++i) {
+    if (around_[i].refs->size() == refs[i]) continue;
+    return Status::NotSupported(
+        Where(pos) + name +
+        ": a subquery in FROM that reads a column of a query around it "
+        "(its rows are made once, before the statement runs)");
+  }
+  if (!select.column_names.empty() &&
+      select.column_names.size() != bound->outputs.size()) {
+    return Status::InvalidArgument(
+        Where(pos) + name + " has " + std::to_string(bound->outputs.size()) +
+        " result columns, and " + std::to_string(select.column_names.size()) +
+        " names for them");
+  }
+  auto table = std::make_shared<TableSchema>();
+  table->id = kFirstDerivedTableId - derived_tables_++;
+  table->name = name;
+  table->derived = true;
+  bool has_rowid_name = false;
+  for (size_t i = 0; i < bound->outputs.size(); ++i) {
+    const BoundExpr& e = *bound->outputs[i];
+    ColumnSchema c;
+    c.name = select.column_names.empty() ? bound->output_names[i]
+                                         : select.column_names[i];
+    has_rowid_name |= c.name == "rowid";
+    // (Any other expression, even `+a`, has no affinity in SQLite.)
+    if (e.kind == BoundExpr::Kind::kColumn) {
+      c.type = e.type;
+      c.is_list = e.is_list;
+    } else if (e.kind == BoundExpr::Kind::kCast) {
+      c.type = e.cast_type;
+    }
+    c.collation = bound->compound.empty()
+                      ? CarriedCollation(e)
+                      : CompoundCollation(*bound, static_cast<int>(i));
+    if (c.type == Type::kText && !c.collation) {
+      c.collation = Collation::Binary();
+    }
+    table->columns.push_back(std::move(c));
+  }
+  ColumnSchema rowid;
+  rowid.name = has_rowid_name ? "_rowid_" : "rowid";
+  rowid.type = Type::kInteger;
+  rowid.not_null = true;
+  rowid.hidden = true;
+  table->columns.push_back(rowid);
+  table->hidden_rowid = true;
+  table->primary_key.push_back({static_cast<int>(table->columns.size()) - 1,
+                                keys::Direction::kAsc, nullptr});
+  auto sub = std::make_shared<BoundSubquery>();
+  sub->kind = BoundSubquery::Kind::kTable;
+  sub->pos = pos;
+  sub->select = std::make_shared<const BoundSelect>(std::move(*bound));
+  sub->table = table;
+  params_.subqueries.push_back(std::move(sub));
+  return std::shared_ptr<const TableSchema>(std::move(table));
 }
 
 namespace {
@@ -802,7 +894,7 @@ Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
 
 Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
   BoundSelect out;
-  if (select.table.empty()) {
+  if (select.table.empty() && !select.from_subquery) {
     out.table = OneRowTable();
     for (const parser::SelectItem& item : select.items) {
       if (!item.expr) {
@@ -812,7 +904,8 @@ Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
     }
   } else if (select.joins.empty()) {
     LQ_ASSIGN_OR_RETURN(
-        out.table, FindHinted(select.table, select.table_pos, select.hint));
+        out.table, BindFromItem(select.table, select.from_subquery.get(),
+                                select.alias, select.table_pos, select.hint));
   } else {
     LQ_RETURN_IF_ERROR(BindFrom(select, &out));
   }

@@ -78,11 +78,20 @@ struct BoundSubquery {
     kScalar,  // its first row's first value, NULL without a row
     kExists,  // 1 when it has a row, else 0
     kIn,      // a LIST of every row's first value (BoundExpr::Kind::kInSet)
+    // A view or subquery in FROM that makes rows of its own: its rows
+    // become the rows of `table` (numbered from 1 in the order they come,
+    // their hidden rowid), which the query reading it reads as a table.
+    kTable,
   };
   Kind kind = Kind::kScalar;
   std::shared_ptr<const BoundSelect> select;
-  parser::Position pos;  // where it is in the statement
+  std::shared_ptr<const TableSchema> table;  // kTable
+  parser::Position pos;                      // where it is in the statement
 };
+
+// The ids of the tables kTable subqueries fill: counted down from here, far
+// above any id a catalog gives, and never stored.
+inline constexpr int64_t kFirstDerivedTableId = int64_t{1} << 62;
 
 // Maps the statement's parameters to slots: `?`/`?NNN` use slot NNN-1; each
 // distinct `:name` gets the next slot after them. Subqueries' values follow
@@ -158,6 +167,15 @@ class Binder {
   Status BindGroupBy(const parser::Select& select, Scope& scope,
                      BoundSelect* out);
   Status BindFrom(const parser::Select& select, BoundSelect* out);
+  // The table of FROM item `name`: a table of the catalog, or the rows of a
+  // subquery the inliner left to be made first (BindDerived).
+  Result<std::shared_ptr<const TableSchema>> BindFromItem(
+      const std::string& name, const parser::Select* subquery,
+      const std::string& alias, const parser::Position& pos,
+      const parser::IndexHint& hint);
+  Result<std::shared_ptr<const TableSchema>> BindDerived(
+      const parser::Select& select, const std::string& name,
+      const parser::Position& pos);
   // BindSelect of a query whose FROM holds tables only (inline_from.h).
   Result<BoundSelect> BindMerged(const parser::Select& select);
   Result<BoundSelect> BindCompound(const parser::Select& select);
@@ -170,6 +188,8 @@ class Binder {
   std::vector<std::unique_ptr<parser::Select>> merged_;
   // The expression whose collation Bind is pinning (Expr::pin_collation).
   const parser::Expr* pinning_ = nullptr;
+  // Tables of views and subqueries made for the statement (BindDerived).
+  int64_t derived_tables_ = 0;
   // Per select item of the SELECT being bound, its first output (`*` and
   // `t.*` stand for several).
   std::vector<int> item_outputs_;

@@ -118,14 +118,87 @@ void PutFrom(std::vector<FromItem> items, Select* s) {
   }
 }
 
-// What a name of a query sees of one FROM item: a table's columns, or a
-// merged view's or subquery's columns and the expression of each.
+// The names of the result columns of `s` read as a table (a view's or
+// subquery's): its column list when given, else each item's name, `*` and
+// `t.*` standing for the columns of the FROM items they name.
+std::vector<std::string> OutputNames(const Select& s,
+                                     const CatalogState& catalog,
+                                     int depth = 0) {
+  if (!s.column_names.empty()) return s.column_names;
+  std::vector<std::string> out;
+  auto add_item = [&](const std::string& table, const Select* subquery) {
+    if (subquery) {
+      if (depth >= kMaxDepth) return;
+      for (std::string& n : OutputNames(*subquery, catalog, depth + 1)) {
+        out.push_back(std::move(n));
+      }
+    } else if (const TableSchema* t = catalog.FindTable(table)) {
+      for (const ColumnSchema& c : t->columns) {
+        if (!c.hidden) out.push_back(c.name);
+      }
+    } else if (const ViewSchema* v = catalog.FindView(table);
+               v && depth < kMaxDepth) {
+      std::vector<std::string> names =
+          v->columns.empty() ? OutputNames(*v->select, catalog, depth + 1)
+                             : v->columns;
+      for (std::string& n : names) out.push_back(std::move(n));
+    }
+  };
+  for (const SelectItem& item : s.items) {
+    if (item.expr) {
+      out.push_back(ColumnName(item));
+      continue;
+    }
+    if (item.star_table.empty() || item.star_table == s.alias ||
+        (s.alias.empty() && item.star_table == s.table)) {
+      add_item(s.table, s.from_subquery.get());
+    }
+    for (const parser::JoinTable& j : s.joins) {
+      if (item.star_table.empty() || item.star_table == j.alias ||
+          (j.alias.empty() && item.star_table == j.table)) {
+        add_item(j.table, j.subquery.get());
+      }
+    }
+  }
+  return out;
+}
+
+bool HasAggregateExpr(const Expr& e) {
+  if (IsAggregateCall(e)) return true;
+  for (const ExprPtr& a : e.args) {
+    if (a && HasAggregateExpr(*a)) return true;
+  }
+  return false;
+}
+
+bool HasAggregate(const Select& s) {
+  for (const SelectItem& item : s.items) {
+    if (item.expr && HasAggregateExpr(*item.expr)) return true;
+  }
+  for (const parser::OrderItem& o : s.order_by) {
+    if (HasAggregateExpr(*o.expr)) return true;
+  }
+  return false;
+}
+
+// Whether `s`, a view's or subquery's SELECT, makes rows of its own
+// (DISTINCT, a compound, GROUP BY, HAVING, an aggregate, LIMIT, OFFSET), so
+// that it cannot be merged into the query reading it: that query reads it
+// as a table of its rows (binder.h, BindDerived).
+bool Unmergeable(const Select& s) {
+  return s.distinct || !s.compound.empty() || !s.group_by.empty() || s.having ||
+         HasAggregate(s) || s.limit || s.offset;
+}
+
+// What a name of a query sees of one FROM item: a table's columns, a merged
+// view's or subquery's columns and the expression of each, or the columns
+// of one read as a table of its rows.
 struct Source {
-  enum class Kind { kTable, kMerged, kMissing };
+  enum class Kind { kTable, kMerged, kDerived, kMissing };
   Kind kind = Kind::kMissing;  // kMissing: no such table (the binder says)
   std::string name;            // as the query names it
   const TableSchema* table = nullptr;     // kTable
-  std::vector<std::string> names;         // kMerged: its column names
+  std::vector<std::string> names;         // kMerged, kDerived: column names
   std::vector<const Expr*> exprs;         // kMerged: each one's expression
   std::vector<const TableSchema*> under;  // kMerged: the tables it reads
 
@@ -189,9 +262,10 @@ class RefWalker {
         for (const ColumnSchema& c : t->columns) n.columns.push_back(c.name);
       } else if (const ViewSchema* v =
                      subquery ? nullptr : catalog_.FindView(table)) {
-        n.columns = OutputNames(*v->select, v->columns);
+        n.columns =
+            v->columns.empty() ? OutputNames(*v->select, catalog_) : v->columns;
       } else if (subquery) {
-        n.columns = OutputNames(*subquery, {});
+        n.columns = OutputNames(*subquery, catalog_);
       }
       level.push_back(std::move(n));
     };
@@ -233,49 +307,9 @@ class RefWalker {
     return false;
   }
 
-  // The output names of a SELECT (for the names a subquery's view shows).
-  std::vector<std::string> OutputNames(const Select& s,
-                                       const std::vector<std::string>& given) {
-    if (!given.empty()) return given;
-    std::vector<std::string> out;
-    for (const SelectItem& item : s.items) {
-      if (item.expr) {
-        out.push_back(ColumnName(item));
-        continue;
-      }
-      // `*`: every column of the tables (and views) it stands for.
-      auto add_table = [&](const std::string& table) {
-        if (const TableSchema* t = catalog_.FindTable(table)) {
-          for (const ColumnSchema& c : t->columns) {
-            if (!c.hidden) out.push_back(c.name);
-          }
-        } else if (const ViewSchema* v = catalog_.FindView(table);
-                   v && depth_ < kMaxDepth) {
-          ++depth_;
-          for (std::string& n : OutputNames(*v->select, v->columns)) {
-            out.push_back(std::move(n));
-          }
-          --depth_;
-        }
-      };
-      if (item.star_table.empty() || item.star_table == s.alias ||
-          (s.alias.empty() && item.star_table == s.table)) {
-        add_table(s.table);
-      }
-      for (const parser::JoinTable& j : s.joins) {
-        if (item.star_table.empty() || item.star_table == j.alias ||
-            (j.alias.empty() && item.star_table == j.table)) {
-          add_table(j.table);
-        }
-      }
-    }
-    return out;
-  }
-
   const CatalogState& catalog_;
   Visit visit_;
   std::vector<std::vector<Names>> shadow_;
-  int depth_ = 0;
 };
 
 class Inliner {
@@ -309,10 +343,27 @@ class Inliner {
       } else if ((view = catalog_.FindView(f.table))) {
         inners[i] = parser::Clone(*view->select);
       }
-      if (inners[i]) {
+      if (inners[i] && Unmergeable(*inners[i])) {
+        // Read as a table of its rows, made before the query runs.
+        *changed = true;
+        // Its columns are named as a merged one's would be (a view's own
+        // list first), whatever the binder calls its outputs.
+        src.kind = Source::Kind::kDerived;
+        src.names = OutputNames(*inners[i], catalog_);
+        if (view && !view->columns.empty()) {
+          if (view->columns.size() != src.names.size()) {
+            return Status::InvalidArgument(
+                "expected " + std::to_string(view->columns.size()) +
+                " columns for view " + view->name + " but its SELECT has " +
+                std::to_string(src.names.size()));
+          }
+          src.names = view->columns;
+        }
+        inners[i]->column_names = src.names;
+      } else if (inners[i]) {
         *changed = true;
         src.kind = Source::Kind::kMerged;
-        Status st = PrepareInner(inners[i].get(), src.name, depth, f.pos,
+        Status st = PrepareInner(inners[i].get(), src.name, depth,
                                  view ? &view->columns : nullptr, &src);
         if (!st.ok()) {
           return view ? st.WithPrefix("in view " + view->name + ": ") : st;
@@ -327,7 +378,7 @@ class Inliner {
     for (size_t i = 0; i < from.size(); ++i) {
       // On the right of a LEFT JOIN a row of NULLs stands for no row: a
       // column the view computes (`1 AS one`) would not be NULL there.
-      if (!inners[i] || !from[i].left) continue;
+      if (!sources[i].merged() || !from[i].left) continue;
       for (const Expr* e : sources[i].exprs) {
         if (e->kind == ExprKind::kColumn) continue;
         return Status::NotSupported(
@@ -347,6 +398,13 @@ class Inliner {
                                     "a LEFT JOIN after no table in FROM");
       }
       if (!inners[i]) {
+        merged.push_back(std::move(from[i]));
+        continue;
+      }
+      if (!sources[i].merged()) {
+        from[i].table.clear();
+        from[i].subquery = std::move(inners[i]);
+        from[i].alias = sources[i].name;
         merged.push_back(std::move(from[i]));
         continue;
       }
@@ -377,9 +435,10 @@ class Inliner {
     s->where = And(std::move(where), std::move(s->where));
     // A merged item's ORDER BY orders the rows only as the query's whole
     // FROM, with no order, grouping or DISTINCT of its own.
-    if (from.size() == 1 && inners[0] && !inners[0]->order_by.empty() &&
-        s->order_by.empty() && s->group_by.empty() && !s->distinct &&
-        !s->having && !HasAggregate(*s)) {
+    if (from.size() == 1 && sources[0].merged() &&
+        !inners[0]->order_by.empty() && s->order_by.empty() &&
+        s->group_by.empty() && !s->distinct && !s->having &&
+        !HasAggregate(*s)) {
       s->order_by = std::move(inners[0]->order_by);
     }
     PutFrom(std::move(merged), s);
@@ -387,47 +446,13 @@ class Inliner {
   }
 
  private:
-  static bool HasAggregateExpr(const Expr& e) {
-    if (IsAggregateCall(e)) return true;
-    for (const ExprPtr& a : e.args) {
-      if (a && HasAggregateExpr(*a)) return true;
-    }
-    return false;
-  }
-  static bool HasAggregate(const Select& s) {
-    for (const SelectItem& item : s.items) {
-      if (item.expr && HasAggregateExpr(*item.expr)) return true;
-    }
-    for (const parser::OrderItem& o : s.order_by) {
-      if (HasAggregateExpr(*o.expr)) return true;
-    }
-    return false;
-  }
-
   // Makes `inner` (a view's or subquery's SELECT, called `name` in the
   // query reading it) ready to merge: its own FROM merged first, its `*`
   // spelled out, its tables renamed and every name of it qualified; and
   // describes its columns in `src`.
   Status PrepareInner(Select* inner, const std::string& name, int depth,
-                      const parser::Position& pos,
                       const std::vector<std::string>* view_columns,
                       Source* src) {
-    const char* refused = inner->distinct ? "DISTINCT"
-                          : !inner->compound.empty()
-                              ? parser::CompoundOpText(inner->compound[0].op)
-                          : !inner->group_by.empty() ? "GROUP BY"
-                          : inner->having            ? "HAVING"
-                          : HasAggregate(*inner)     ? "an aggregate"
-                          : inner->limit             ? "LIMIT"
-                          : inner->offset            ? "OFFSET"
-                                                     : nullptr;
-    if (refused) {
-      return Status::NotSupported(
-          Where(pos) + name + ": a view or subquery in FROM with " + refused +
-          " (one that only selects, filters and joins is merged into the "
-          "query reading it; one that makes rows of its own is not "
-          "supported)");
-    }
     bool changed = false;
     LQ_RETURN_IF_ERROR(Merge(inner, depth + 1, &changed));
     // Its tables, as its names see them, and what each is called now.
@@ -436,6 +461,14 @@ class Inliner {
     for (FromItem& t : tables) {
       Source s;
       s.name = !t.alias.empty() ? t.alias : t.table;
+      if (t.subquery) {
+        // Its own merging left it a table of its rows.
+        s.kind = Source::Kind::kDerived;
+        s.names = OutputNames(*t.subquery, catalog_);
+        own.push_back(std::move(s));
+        continue;
+      }
+      s.kind = Source::Kind::kTable;
       s.table = catalog_.FindTable(t.table);
       if (!s.table) {
         return Status::NotFound(Where(t.pos) + "no table " + t.table);
@@ -461,15 +494,20 @@ class Inliner {
           continue;
         }
         named = true;
-        for (const ColumnSchema& c : own[i].table->columns) {
-          if (c.hidden) continue;
+        std::vector<std::string> names = own[i].names;
+        if (own[i].table) {
+          for (const ColumnSchema& c : own[i].table->columns) {
+            if (!c.hidden) names.push_back(c.name);
+          }
+        }
+        for (const std::string& n : names) {
           SelectItem col;
           col.expr = std::make_unique<Expr>();
           col.expr->kind = ExprKind::kColumn;
-          col.expr->name = c.name;
+          col.expr->name = n;
           col.expr->qualifier = own[i].name;
           col.expr->pos = item.pos;
-          col.text = c.name;
+          col.text = n;
           col.pos = item.pos;
           items.push_back(std::move(col));
         }
@@ -491,7 +529,7 @@ class Inliner {
       int found = -1;
       for (size_t i = 0; i < own.size(); ++i) {
         if (!e.qualifier.empty() && e.qualifier != own[i].name) continue;
-        if (own[i].table->FindColumn(e.name) < 0) continue;
+        if (own[i].Find(e.name) < 0) continue;
         if (found >= 0) {
           return Status::InvalidArgument(Where(e.pos) + "ambiguous column " +
                                          e.name +

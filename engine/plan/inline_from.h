@@ -12,9 +12,12 @@
 // order the outer rows (one FROM item, no ORDER BY, grouping or DISTINCT
 // of its own) and dropped otherwise, as SQL gives it no other meaning.
 //
-// A view or subquery with DISTINCT, GROUP BY, HAVING, an aggregate, LIMIT
-// or OFFSET has rows of its own making and cannot be merged: NotSupported
-// names it.
+// A view or subquery with DISTINCT, GROUP BY, HAVING, an aggregate, LIMIT,
+// OFFSET or a compound has rows of its own making and cannot be merged: it
+// stays in FROM as a subquery (a view's SELECT, with the view's column
+// names in Select::column_names), which the binder reads as a table of its
+// rows (binder.h, BindDerived); names of the query reading it are left to
+// the binder, as a table's are.
 #ifndef LEVELQL_ENGINE_PLAN_INLINE_FROM_H_
 #define LEVELQL_ENGINE_PLAN_INLINE_FROM_H_
 

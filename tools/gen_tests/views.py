@@ -127,10 +127,6 @@ FIXED = [
 ]
 
 ERRORS = [
-    # Rows of the view's own making are not merged.
-    ("NotSupported", "SELECT * FROM (SELECT a, count(*) FROM t GROUP BY a)"),
-    ("NotSupported", "SELECT * FROM (SELECT DISTINCT a FROM t)"),
-    ("NotSupported", "SELECT * FROM (SELECT id FROM t LIMIT 3)"),
     # A column the view does not select is not reachable through it.
     ("NotFound", "SELECT c FROM v1"),
     ("NotFound", "SELECT v1.c FROM v1"),
