@@ -65,6 +65,14 @@ Status MakeDerivedRows(const BoundSubquery& sub, ExecContext* ctx,
   int64_t number = 0;
   while (root->Next(&row)) {
     row.resize(table.columns.size());
+    // A column of REAL affinity reads an INTEGER as REAL (SQLite's
+    // OP_RealAffinity; a compound's later SELECTs give such values).
+    for (size_t i = 0; i + 1 < row.size(); ++i) {
+      if (table.columns[i].type == Type::kReal && !table.columns[i].is_list &&
+          row[i].type() == Type::kInteger) {
+        row[i] = Value::Real(static_cast<double>(row[i].int_value()));
+      }
+    }
     row.back() = Value::Int(++number);
     std::string key = rows::RowKey(table, row);
     std::string value = rows::RowValue(table, row);

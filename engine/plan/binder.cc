@@ -717,7 +717,10 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
   table->derived = true;
   bool has_rowid_name = false;
   for (size_t i = 0; i < bound->outputs.size(); ++i) {
-    const BoundExpr& e = *bound->outputs[i];
+    // (A compound's column has its first SELECT's affinity.)
+    const BoundExpr& e = bound->compound.empty()
+                             ? *bound->outputs[i]
+                             : *bound->compound[0]->outputs[i];
     ColumnSchema c;
     c.name = select.column_names.empty() ? bound->output_names[i]
                                          : select.column_names[i];

@@ -222,6 +222,7 @@ std::string RenderQuery(const Query& q, const TableDef& t, Dialect d,
     out += " LIMIT " + std::to_string(q.limit);
     if (q.offset >= 0) out += " OFFSET " + std::to_string(q.offset);
   }
+  if (q.derived) out = "SELECT * FROM (" + out + ") AS d";
   return out;
 }
 

@@ -133,6 +133,16 @@ FIXED = [
     ("SELECT count(*) FROM g2 JOIN t ON t.s = g2.s", 1, True),
     ("SELECT x FROM (SELECT CAST(c AS TEXT) AS x FROM t LIMIT 40) "
      "WHERE x = 5", 1, False),
+    # A compound's column has its first SELECT's affinity: REAL reads an
+    # INTEGER of a later SELECT as REAL; no other affinity converts.
+    ("SELECT x, typeof(x) FROM (SELECT b AS x FROM t UNION ALL SELECT a "
+     "FROM t)", 2, False),
+    ("SELECT x, typeof(x) FROM (SELECT a AS x FROM t UNION SELECT b FROM t)",
+     2, False),
+    ("SELECT x, typeof(x) FROM (SELECT s AS x FROM t UNION SELECT c FROM t)",
+     2, False),
+    ("SELECT x FROM (SELECT b AS x FROM t UNION SELECT a FROM t) WHERE x = 3",
+     1, False),
     # Ordered from outside, paged.
     ("SELECT a, n FROM g1 ORDER BY n, a LIMIT 3", 2, True),
     ("SELECT a, n FROM g1 ORDER BY n DESC, a LIMIT 2 OFFSET 2", 2, True),
