@@ -518,7 +518,9 @@ BoundExprPtr MakeColumn(const ColumnSchema& c, int index) {
   e->type = c.type;
   e->is_list = c.is_list;
   e->affinity = AffinityOf(c.type);
-  e->collation = c.type == Type::kText ? c.collation : nullptr;
+  // (A table's TEXT columns have one; a subquery's column in FROM has one
+  // whatever its type, as SQLite gives every column one.)
+  e->collation = c.collation;
   return e;
 }
 
@@ -557,16 +559,13 @@ void PrepareInLookup(BoundExpr* e) {
   const bool numeric_item = item_affinity == Affinity::kNumeric;
   Affinity convert_items = Affinity::kNone;
   auto lookup = std::make_shared<InLookup>();
-  if (numeric_x && !numeric_item) {
-    convert_items = Affinity::kNumeric;
-  } else if (numeric_item && !numeric_x) {
-    lookup->convert_x = Affinity::kNumeric;
-  } else if (x_affinity == Affinity::kText &&
-             item_affinity == Affinity::kNone) {
-    convert_items = Affinity::kText;
-  } else if (item_affinity == Affinity::kText &&
-             x_affinity == Affinity::kNone) {
-    lookup->convert_x = Affinity::kText;
+  if (numeric_x || numeric_item) {
+    convert_items = lookup->convert_x = Affinity::kNumeric;
+  } else if ((x_affinity == Affinity::kText &&
+              item_affinity == Affinity::kNone) ||
+             (item_affinity == Affinity::kText &&
+              x_affinity == Affinity::kNone)) {
+    convert_items = lookup->convert_x = Affinity::kText;
   }
   for (const Value* v : items) {
     // A list item holds for any of its elements, a TIMESTAMP reads text

@@ -272,18 +272,19 @@ Value CompareOp(BinaryOp op, const Value& a0, const Value& b0, Affinity aff_a,
   } else if (b.type() == Type::kTimestamp && a.type() == Type::kText) {
     if (auto t = ParseTimestamp(a.text())) a = Value::Timestamp(*t);
   }
-  if (aff_a == Affinity::kNumeric &&
-      (aff_b == Affinity::kText || aff_b == Affinity::kNone ||
-       aff_b == Affinity::kBlob)) {
-    b = ApplyAffinity(b, Affinity::kNumeric);
-  } else if (aff_b == Affinity::kNumeric &&
-             (aff_a == Affinity::kText || aff_a == Affinity::kNone ||
-              aff_a == Affinity::kBlob)) {
-    a = ApplyAffinity(a, Affinity::kNumeric);
-  } else if (aff_a == Affinity::kText && aff_b == Affinity::kNone) {
-    b = ApplyAffinity(b, Affinity::kText);
-  } else if (aff_b == Affinity::kText && aff_a == Affinity::kNone) {
-    a = ApplyAffinity(a, Affinity::kText);
+  // The comparison's affinity (SQLite's sqlite3CompareAffinity) applies to
+  // both operands: a column's own values already have it, except in a
+  // subquery's column that a compound's later SELECT filled.
+  Affinity both = Affinity::kNone;
+  if (aff_a == Affinity::kNumeric || aff_b == Affinity::kNumeric) {
+    both = Affinity::kNumeric;
+  } else if ((aff_a == Affinity::kText && aff_b == Affinity::kNone) ||
+             (aff_b == Affinity::kText && aff_a == Affinity::kNone)) {
+    both = Affinity::kText;
+  }
+  if (both != Affinity::kNone) {
+    a = ApplyAffinity(a, both);
+    b = ApplyAffinity(b, both);
   }
   int c = CompareValues(a, b, collation);
   bool r = false;

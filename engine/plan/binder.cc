@@ -732,12 +732,11 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
     } else if (e.kind == BoundExpr::Kind::kCast) {
       c.type = e.cast_type;
     }
-    c.collation = bound->compound.empty()
-                      ? CarriedCollation(e)
-                      : CompoundCollation(*bound, static_cast<int>(i));
-    if (c.type == Type::kText && !c.collation) {
-      c.collation = Collation::Binary();
-    }
+    // Its collation is its (first) SELECT's column's, binary for any other
+    // expression (SQLite 3.40: the leftmost SELECT's, even where the
+    // compound itself compares under a later SELECT's column's).
+    c.collation = CarriedCollation(e);
+    if (!c.collation) c.collation = Collation::Binary();
     table->columns.push_back(std::move(c));
   }
   ColumnSchema rowid;

@@ -143,6 +143,22 @@ FIXED = [
      2, False),
     ("SELECT x FROM (SELECT b AS x FROM t UNION SELECT a FROM t) WHERE x = 3",
      1, False),
+    # ... first SELECT's affinity, which a comparison applies to the column's
+    # values too (a TEXT column holding an INTEGER compares it as text).
+    ("SELECT x FROM (SELECT c AS x FROM t UNION ALL SELECT 'zz' ORDER BY 1 "
+     "LIMIT 100) WHERE x = '5'", 1, False),
+    ("SELECT x FROM (SELECT 'zz' AS x UNION ALL SELECT c FROM t) "
+     "WHERE x = '5'", 1, False),
+    ("SELECT x FROM (SELECT name AS x FROM u UNION ALL SELECT k FROM u "
+     "UNION ALL SELECT name FROM u) WHERE x < '2'", 1, False),
+    # A computed column compares under binary, even against a nocase
+    # column; a compound's column under its first SELECT's column's.
+    ("SELECT g.x, t.id FROM (SELECT upper(s) AS x, count(*) AS n FROM t "
+     "GROUP BY upper(s)) AS g JOIN t ON g.x = t.s", 2, False),
+    ("SELECT x FROM (SELECT name || '' AS x FROM u UNION ALL SELECT s FROM t) "
+     "WHERE x = 'APPLE'", 1, False),
+    ("SELECT x FROM (SELECT s AS x FROM t UNION ALL SELECT name FROM u) "
+     "WHERE x = 'USER3'", 1, False),
     # Ordered from outside, paged.
     ("SELECT a, n FROM g1 ORDER BY n, a LIMIT 3", 2, True),
     ("SELECT a, n FROM g1 ORDER BY n DESC, a LIMIT 2 OFFSET 2", 2, True),
