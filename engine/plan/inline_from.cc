@@ -377,15 +377,21 @@ class Inliner {
     }
     for (size_t i = 0; i < from.size(); ++i) {
       // On the right of a LEFT JOIN a row of NULLs stands for no row: a
-      // column the view computes (`1 AS one`) would not be NULL there.
+      // column the view computes (`1 AS one`) would not be NULL there, and
+      // its tables' join would not be one table's rows. Such a one is read
+      // as a table of its rows instead.
       if (!sources[i].merged() || !from[i].left) continue;
+      const Select& inner = *inners[i];
+      bool one_table =
+          inner.joins.empty() && (!inner.table.empty() || inner.from_subquery);
       for (const Expr* e : sources[i].exprs) {
-        if (e->kind == ExprKind::kColumn) continue;
-        return Status::NotSupported(
-            Where(from[i].pos) + sources[i].name +
-            ": a view or subquery that computes a column, on the right of a "
-            "LEFT JOIN (select its table's columns only)");
+        one_table = one_table && e->kind == ExprKind::kColumn;
       }
+      if (one_table) continue;
+      inners[i]->column_names = sources[i].names;
+      sources[i].kind = Source::Kind::kDerived;
+      sources[i].exprs.clear();
+      sources[i].under.clear();
     }
     LQ_RETURN_IF_ERROR(Substitute(s, sources, &from));
     // The FROM of the merged query: each merged item's tables in its place.
@@ -412,13 +418,7 @@ class Inliner {
       std::vector<FromItem> tables = TakeFrom(&inner);
       if (from[i].left) {
         // The right side of a LEFT JOIN: its WHERE chooses the rows that
-        // pair, as its ON does; only one table can take its place.
-        if (tables.size() != 1) {
-          return Status::NotSupported(
-              Where(from[i].pos) + sources[i].name +
-              ": a view or subquery of other than one table on the right "
-              "of a LEFT JOIN");
-        }
+        // pair, as its ON does; its one table takes its place.
         tables[0].left = true;
         tables[0].on = And(std::move(inner.where), std::move(from[i].on));
         merged.push_back(std::move(tables[0]));

@@ -77,16 +77,18 @@ FIXED = [
      "c)", 1, False),
     ("SELECT a.id, coalesce(b.y, 'none') FROM a LEFT JOIN b ON b.x = a.x "
      "UNION SELECT 0, 'x'", 2, False),
+    # On the right, a view or subquery that computes a column or joins
+    # tables is read as a table of its rows: NULLs where none pairs.
+    ("SELECT * FROM a LEFT JOIN (SELECT b.id FROM b, c WHERE c.y = b.y) AS d "
+     "ON d.id = a.id", 4, False),
+    ("SELECT * FROM a LEFT JOIN (SELECT x, 1 AS one FROM b) AS d ON d.x = a.x",
+     5, False),
 ]
 
 ERRORS = [
     ("NotSupported", "SELECT * FROM a RIGHT JOIN b ON b.x = a.x"),
     ("NotSupported", "SELECT * FROM a FULL OUTER JOIN b ON b.x = a.x"),
     ("NotSupported", "SELECT * FROM a LEFT JOIN b USING (x)"),
-    ("NotSupported",
-     "SELECT * FROM a LEFT JOIN (SELECT b.id FROM b, c) AS d ON d.id = a.id"),
-    ("NotSupported",
-     "SELECT * FROM a LEFT JOIN (SELECT x, 1 AS one FROM b) AS d ON d.x = a.x"),
     ("InvalidArgument", "SELECT * FROM a LEFT JOIN b ON b.x = c.n, c"),
 ]
 
