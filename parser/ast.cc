@@ -47,8 +47,16 @@ bool EqualSelect(const Select& a, const Select& b) {
       a.group_by.size() != b.group_by.size() ||
       a.joins.size() != b.joins.size() ||
       !EqualSubquery(a.from_subquery, b.from_subquery) ||
-      a.compound.size() != b.compound.size()) {
+      a.compound.size() != b.compound.size() ||
+      a.with.size() != b.with.size() || a.recursive != b.recursive) {
     return false;
+  }
+  for (size_t i = 0; i < a.with.size(); ++i) {
+    if (a.with[i].name != b.with[i].name ||
+        a.with[i].columns != b.with[i].columns ||
+        !EqualSubquery(a.with[i].select, b.with[i].select)) {
+      return false;
+    }
   }
   for (size_t i = 0; i < a.compound.size(); ++i) {
     if (a.compound[i].op != b.compound[i].op ||
@@ -315,6 +323,10 @@ ExprPtr CloneOrNull(const ExprPtr& e) { return e ? Clone(*e) : nullptr; }
 
 std::shared_ptr<Select> Clone(const Select& s) {
   auto out = std::make_shared<Select>();
+  for (const CommonTable& c : s.with) {
+    out->with.push_back({c.name, c.columns, Clone(*c.select), c.pos});
+  }
+  out->recursive = s.recursive;
   out->distinct = s.distinct;
   for (const SelectItem& item : s.items) {
     SelectItem copy;

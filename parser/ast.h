@@ -235,7 +235,21 @@ struct CompoundTerm {
   Position pos;                    // of the operator
 };
 
+// `name [(columns)] AS (SELECT ...)` of a WITH clause: a view of one
+// statement, which the SELECT it heads (and the subqueries in it) read by
+// name.
+struct CommonTable {
+  std::string name;
+  std::vector<std::string> columns;  // empty: the SELECT's own names
+  std::shared_ptr<Select> select;
+  Position pos;  // of the name
+};
+
 struct Select {
+  // WITH ...: common table expressions, each seen by those after it and by
+  // this SELECT, its compound's SELECTs and their subqueries.
+  std::vector<CommonTable> with;
+  bool recursive = false;  // WITH RECURSIVE
   bool distinct = false;
   std::vector<SelectItem> items;
   std::string table;  // the first table of FROM (empty: no FROM)

@@ -275,6 +275,8 @@ constexpr end_parser end_of_statement{};
 // A SELECT in brackets is an expression (a subquery), so the expression
 // rules and the SELECT rule refer to each other.
 x3::rule<struct select_id, Select> const select_stmt = "SELECT";
+// What starts a SELECT in brackets (a subquery): SELECT, or its WITH.
+auto const select_start = &(kw("SELECT") | kw("WITH"));
 x3::rule<struct expr_id, PExpr> const expr = "expression";
 x3::rule<struct or_id, PExpr> const or_expr = "expression";
 x3::rule<struct and_id, PExpr> const and_expr = "expression";
@@ -310,7 +312,7 @@ auto const between_tail = kw("BETWEEN")[open_node(ExprKind::kBetween)] >
 auto const in_item = nested[expr][push_in];
 auto const in_tail = kw("IN")[open_node(ExprKind::kIn)] >
                      ((ch_lparen >
-                       ((&kw("SELECT") >> nested[select_stmt][set_subquery]) |
+                       ((select_start >> nested[select_stmt][set_subquery]) |
                         -(in_item >> *(ch_comma > in_item))) > ch_rparen) |
                       ident_tok[set_in_table]);
 auto const like_tail = kw("LIKE")[open_node(ExprKind::kLike)] >
@@ -366,7 +368,7 @@ auto const exists_expr = kw_at("EXISTS")[start_node(ExprKind::kExists)] >
 // only when it fails.
 auto const primary_def =
     literal_tok[take] | column_or_call[take] |
-    (ch_lparen > ((here[start_node(ExprKind::kSubquery)] >> &kw("SELECT") >>
+    (ch_lparen > ((here[start_node(ExprKind::kSubquery)] >> select_start >>
                    nested[select_stmt][set_subquery]) |
                   nested[expr][take]) > ch_rparen) |
     param_tok[take] | cast_expr[take] | array_expr[take] | case_expr[take] |
@@ -403,6 +405,8 @@ x3::rule<struct join_id, JoinTable> const join_table = "table name";
 x3::rule<struct order_item_id, OrderItem> const order_item = "expression";
 x3::rule<struct select_core_id, Select> const select_core = "SELECT";
 x3::rule<struct compound_term_id, CompoundTerm> const compound_term = "UNION";
+x3::rule<struct common_table_id, CommonTable> const common_table =
+    "table name";
 
 auto const select_item_def =
     here[set_pos<&SelectItem::pos>] >>
@@ -431,7 +435,7 @@ auto const index_hint = (kw("NOT") > kw("INDEXED")[set_not_indexed<H>]) |
 auto const alias_word = !(kw("INDEXED") >> kw("BY")) >> ident_tok;
 auto const join_table_def =
     join_start >
-    ((here[set_pos<&JoinTable::pos>] >> ch_lparen >> &kw("SELECT") >
+    ((here[set_pos<&JoinTable::pos>] >> ch_lparen >> select_start >
       nested[select_stmt][set_select<&JoinTable::subquery>] > ch_rparen) |
      reject(ch_lparen, "bracketed join after the first table") |
      table_name[set_name_pos<&JoinTable::table, &JoinTable::pos>]) >>
@@ -447,7 +451,7 @@ auto const from_named =
     -index_hint<&Select::hint>;
 // A subquery in FROM, with its alias (optional, as in SQLite).
 auto const from_subquery =
-    here[set_pos<&Select::table_pos>] >> ch_lparen >> &kw("SELECT") >
+    here[set_pos<&Select::table_pos>] >> ch_lparen >> select_start >
     nested[select_stmt][set_select<&Select::from_subquery>] > ch_rparen >>
     -((kw("AS") > ident_tok[set_to<&Select::alias>]) |
       alias_word[set_to<&Select::alias>]);
@@ -483,15 +487,29 @@ auto const compound_op =
 auto const compound_term_def = here[set_pos<&CompoundTerm::pos>] >>
                                compound_op >
                                select_core[set_select<&CompoundTerm::select>];
+// WITH name [(columns)] AS (SELECT ...), ...
+auto const common_table_def =
+    here[set_pos<&CommonTable::pos>] >> table_name[set_to<&CommonTable::name>] >>
+    -(ch_lparen > (column_name[push_to<&CommonTable::columns>] >>
+                   *(ch_comma > column_name[push_to<&CommonTable::columns>])) >
+      ch_rparen) >
+    kw("AS") > -reject(kw("MATERIALIZED") | kw("NOT"), "MATERIALIZED") >
+    ch_lparen > nested[select_stmt][set_select<&CommonTable::select>] >
+    ch_rparen;
+auto const with_clause =
+    kw("WITH") > -kw("RECURSIVE")[flag<&Select::recursive>] >
+    (common_table[push_to<&Select::with>] >>
+     *(ch_comma > common_table[push_to<&Select::with>]));
 auto const select_stmt_def =
-    select_core_body >> *compound_term[push_to<&Select::compound>] >>
+    -with_clause >> select_core_body >>
+    *compound_term[push_to<&Select::compound>] >>
     -(kw("ORDER") > kw("BY") > order_item[push_to<&Select::order_by>] >>
       *(ch_comma > order_item[push_to<&Select::order_by>])) >>
     -(kw("LIMIT") > expr[set_to<&Select::limit>] >>
       -((kw("OFFSET") > expr[set_to<&Select::offset>]) |
         reject(ch_comma, "LIMIT with a comma (use LIMIT n OFFSET m)")));
 BOOST_SPIRIT_DEFINE(select_item, order_item, select_stmt, join_table,
-                    select_core, compound_term)
+                    select_core, compound_term, common_table)
 
 // INSERT, UPDATE, DELETE.
 x3::rule<struct row_id, std::vector<ExprPtr>> const value_row = "'('";
@@ -685,7 +703,7 @@ auto const statement_def =
     check_stmt[assign_node] | reindex_stmt[assign_node] |
     begin_stmt[assign_node] | commit_stmt[assign_empty<Commit>] |
     rollback_stmt[assign_empty<Rollback>] | pragma_stmt[assign_node] |
-    reject(kw("WITH"), "WITH") | reject(kw("ALTER"), "ALTER TABLE") |
+    reject(kw("ALTER"), "ALTER TABLE") |
     reject(kw("VACUUM"), "VACUUM") |
     reject(kw("ATTACH") | kw("DETACH"), "ATTACH") |
     reject(kw("SAVEPOINT") | kw("RELEASE"), "SAVEPOINT") |

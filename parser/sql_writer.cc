@@ -321,6 +321,20 @@ void WriteSource(const std::string& table, const Select* subquery,
 }
 
 void WriteSelect(const Select& s, std::string* out) {
+  for (size_t i = 0; i < s.with.size(); ++i) {
+    const CommonTable& c = s.with[i];
+    *out += i ? ", " : s.recursive ? "WITH RECURSIVE " : "WITH ";
+    WriteName(c.name, out);
+    for (size_t k = 0; k < c.columns.size(); ++k) {
+      *out += k ? ", " : " (";
+      WriteName(c.columns[k], out);
+    }
+    if (!c.columns.empty()) *out += ')';
+    *out += " AS (";
+    WriteSelect(*c.select, out);
+    *out += ')';
+  }
+  if (!s.with.empty()) *out += ' ';
   *out += s.distinct ? "SELECT DISTINCT " : "SELECT ";
   for (size_t i = 0; i < s.items.size(); ++i) {
     if (i) *out += ", ";

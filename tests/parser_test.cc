@@ -709,8 +709,8 @@ TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
             "NotSupported at 1:8: CREATE TEMP");
   EXPECT_EQ(Error("CREATE TRIGGER x AFTER INSERT ON t BEGIN END"),
             "NotSupported at 1:8: CREATE TRIGGER");
-  EXPECT_EQ(Error("WITH x AS (SELECT 1) SELECT * FROM x"),
-            "NotSupported at 1:1: WITH");
+  EXPECT_EQ(Error("WITH x AS MATERIALIZED (SELECT 1) SELECT * FROM x"),
+            "NotSupported at 1:11: MATERIALIZED");
   EXPECT_EQ(Error("SELECT rank() OVER (ORDER BY a) FROM t"),
             "NotSupported at 1:15: window function");
   EXPECT_EQ(Error("INSERT OR FAIL INTO t VALUES (1)"),
@@ -879,6 +879,14 @@ TEST(ParserRoundTrip, HandWrittenStatementsCoverTheDialect) {
       "SELECT * FROM t WHERE a NOT IN (1) = NOT b",
       "SELECT * FROM t WHERE - CAST ( - 32 AS INTEGER ) IS NULL AND NOT - "
       "col1 >= NULL",
+      "WITH x (a, b) AS (SELECT 1, 2), \"Y\" AS (SELECT a FROM x) SELECT * "
+      "FROM \"Y\" UNION SELECT b FROM x ORDER BY 1",
+      "WITH RECURSIVE r AS (SELECT 1) SELECT (WITH q AS (SELECT 2) SELECT * "
+      "FROM q) FROM r WHERE EXISTS (WITH z AS (SELECT 3) SELECT * FROM z)",
+      "SELECT * FROM (WITH x AS (SELECT 1) SELECT * FROM x) AS d JOIN "
+      "(WITH y AS (SELECT 2) SELECT * FROM y) AS e",
+      "INSERT INTO t WITH x AS (SELECT 1) SELECT * FROM x",
+      "CREATE VIEW v AS WITH x AS (SELECT 1) SELECT * FROM x",
   };
   for (const char* sql : statements) RoundTrip(sql);
 }

@@ -8,6 +8,7 @@
 #include "engine/exec/functions.h"
 #include "engine/plan/inline_from.h"
 #include "indexes/collation.h"
+#include "parser/common_tables.h"
 #include "parser/parse_error.h"
 
 namespace levelql {
@@ -886,6 +887,16 @@ Status Binder::BindLimits(const parser::Select& select, BoundSelect* out) {
 }
 
 Result<BoundSelect> Binder::BindSelect(const parser::Select& select) {
+  // WITH: its common tables become subqueries in FROM (common_tables.h).
+  // A statement's SELECT (or a view's, or one read as a table) is checked
+  // whole, so that no subquery inside is walked with a WITH left in it.
+  if (!select.with.empty() ||
+      (around_.empty() && parser::HasCommonTables(select))) {
+    LQ_ASSIGN_OR_RETURN(std::shared_ptr<parser::Select> expanded,
+                        parser::ExpandCommonTables(select));
+    merged_.push_back(std::make_unique<parser::Select>(std::move(*expanded)));
+    return BindSelect(*merged_.back());
+  }
   if (!select.compound.empty()) return BindCompound(select);
   LQ_ASSIGN_OR_RETURN(std::unique_ptr<parser::Select> merged,
                       InlineFrom(select, *catalog_));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/plan/binder.h"
+#include "parser/common_tables.h"
 #include "parser/parse_error.h"
 
 namespace levelql {
@@ -127,6 +128,15 @@ std::vector<std::string> OutputNames(const Select& s,
   if (!s.column_names.empty()) return s.column_names;
   std::vector<std::string> out;
   auto add_item = [&](const std::string& table, const Select* subquery) {
+    for (const parser::CommonTable& c : s.with) {
+      if (c.name == table && !subquery) {
+        subquery = c.select.get();
+        if (!c.columns.empty()) {
+          out.insert(out.end(), c.columns.begin(), c.columns.end());
+          return;
+        }
+      }
+    }
     if (subquery) {
       if (depth >= kMaxDepth) return;
       for (std::string& n : OutputNames(*subquery, catalog, depth + 1)) {
@@ -343,6 +353,9 @@ class Inliner {
       } else if ((view = catalog_.FindView(f.table))) {
         inners[i] = parser::Clone(*view->select);
       }
+      if (inners[i] && parser::HasCommonTables(*inners[i])) {
+        LQ_ASSIGN_OR_RETURN(inners[i], parser::ExpandCommonTables(*inners[i]));
+      }
       if (inners[i] && Unmergeable(*inners[i])) {
         // Read as a table of its rows, made before the query runs.
         *changed = true;
@@ -363,8 +376,9 @@ class Inliner {
       } else if (inners[i]) {
         *changed = true;
         src.kind = Source::Kind::kMerged;
-        Status st = PrepareInner(inners[i].get(), src.name, depth,
-                                 view ? &view->columns : nullptr, &src);
+        Status st = PrepareInner(
+            inners[i].get(), src.name, depth,
+            view ? &view->columns : &inners[i]->column_names, &src);
         if (!st.ok()) {
           return view ? st.WithPrefix("in view " + view->name + ": ") : st;
         }
@@ -591,9 +605,8 @@ class Inliner {
     if (view_columns && !view_columns->empty() &&
         view_columns->size() != inner->items.size()) {
       return Status::InvalidArgument(
-          "expected " + std::to_string(view_columns->size()) +
-          " columns for view " + name + " but its SELECT has " +
-          std::to_string(inner->items.size()));
+          "expected " + std::to_string(view_columns->size()) + " columns for " +
+          name + " but its SELECT has " + std::to_string(inner->items.size()));
     }
     for (size_t i = 0; i < inner->items.size(); ++i) {
       const SelectItem& item = inner->items[i];

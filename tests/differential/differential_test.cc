@@ -159,6 +159,7 @@ class Round {
         // One that makes rows of its own, read as a table of its rows.
         if (MakesRows(s.query) && rng.OneIn(6)) {
           s.query.derived = true;
+          s.query.derived_with = rng.OneIn(2);
           ++stats_->derived;
         }
         ++q;

@@ -222,7 +222,10 @@ std::string RenderQuery(const Query& q, const TableDef& t, Dialect d,
     out += " LIMIT " + std::to_string(q.limit);
     if (q.offset >= 0) out += " OFFSET " + std::to_string(q.offset);
   }
-  if (q.derived) out = "SELECT * FROM (" + out + ") AS d";
+  if (q.derived) {
+    out = q.derived_with ? "WITH d AS (" + out + ") SELECT * FROM d"
+                         : "SELECT * FROM (" + out + ") AS d";
+  }
   return out;
 }
 

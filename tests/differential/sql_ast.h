@@ -134,9 +134,11 @@ struct Query {
   // A compound SELECT: this query's SELECT, then each part in turn (their
   // ORDER BY ordinals and LIMIT are then the whole one's).
   std::vector<CompoundPart> compound;
-  // Rendered as `SELECT * FROM (<this query>) AS d`: the same rows, read
+  // Rendered as `SELECT * FROM (<this query>) AS d` (`derived_with`: as
+  // `WITH d AS (<this query>) SELECT * FROM d`): the same rows, read
   // through a subquery in FROM.
   bool derived = false;
+  bool derived_with = false;
 };
 
 // One step of a test case.
