@@ -49,6 +49,7 @@ enum class ExprKind {
               // then the ELSE (when case_else)
   kSubquery,  // (subquery): its first row's value, NULL without a row
   kExists,    // EXISTS (subquery)
+  kCollate,   // args[0] COLLATE name
 };
 
 enum class UnaryOp { kPlus, kMinus, kNot, kBitNot };

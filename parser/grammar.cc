@@ -143,6 +143,10 @@ constexpr auto close_unary = [](auto& ctx) {
   v.hole = nullptr;
 };
 
+constexpr auto wrap_collate = [](auto& ctx) {
+  Wrap(St(ctx), _val(ctx), ExprKind::kCollate).name =
+      Convert(std::move(_attr(ctx)));
+};
 constexpr auto start_node = [](ExprKind kind) {
   return [kind](auto& ctx) { _val(ctx) = Leaf(St(ctx), kind, _attr(ctx)); };
 };
@@ -275,6 +279,7 @@ constexpr end_parser end_of_statement{};
 // A SELECT in brackets is an expression (a subquery), so the expression
 // rules and the SELECT rule refer to each other.
 x3::rule<struct select_id, Select> const select_stmt = "SELECT";
+x3::rule<struct collation_id, Token> const collation_name = "collation name";
 // What starts a SELECT in brackets (a subquery): SELECT, or its WITH.
 auto const select_start = &(kw("SELECT") | kw("WITH"));
 x3::rule<struct expr_id, PExpr> const expr = "expression";
@@ -336,7 +341,10 @@ auto const mul_expr_def = cat_expr[take] >>
                           *(mul_op[open_bin] > cat_expr[push]);
 auto const cat_expr_def = unary_expr[take] >>
                           *(concat_op[open_bin] > unary_expr[push]);
-auto const unary_expr_def = *sign_op[open_unary] >> primary[close_unary];
+// `x COLLATE c` binds tighter than every binary operator, looser than the
+// prefix ones (SQLite's precedence).
+auto const unary_expr_def = *sign_op[open_unary] >> primary[close_unary] >>
+                            *(kw("COLLATE") > collation_name[wrap_collate]);
 
 auto const call_args = nested[expr][push] >> *(ch_comma > nested[expr][push]);
 auto const column_or_call_def =
@@ -390,7 +398,6 @@ x3::rule<struct table_name_id, Token> const table_name = "table name";
 x3::rule<struct index_name_id, Token> const index_name = "index name";
 x3::rule<struct column_name_id, Token> const column_name = "column name";
 x3::rule<struct alias_name_id, Token> const alias_name = "alias";
-x3::rule<struct collation_id, Token> const collation_name = "collation name";
 auto const table_name_def = ident_tok;
 auto const index_name_def = ident_tok;
 auto const column_name_def = ident_tok;
@@ -405,8 +412,7 @@ x3::rule<struct join_id, JoinTable> const join_table = "table name";
 x3::rule<struct order_item_id, OrderItem> const order_item = "expression";
 x3::rule<struct select_core_id, Select> const select_core = "SELECT";
 x3::rule<struct compound_term_id, CompoundTerm> const compound_term = "UNION";
-x3::rule<struct common_table_id, CommonTable> const common_table =
-    "table name";
+x3::rule<struct common_table_id, CommonTable> const common_table = "table name";
 
 auto const select_item_def =
     here[set_pos<&SelectItem::pos>] >>
@@ -489,17 +495,17 @@ auto const compound_term_def = here[set_pos<&CompoundTerm::pos>] >>
                                select_core[set_select<&CompoundTerm::select>];
 // WITH name [(columns)] AS (SELECT ...), ...
 auto const common_table_def =
-    here[set_pos<&CommonTable::pos>] >> table_name[set_to<&CommonTable::name>] >>
+    here[set_pos<&CommonTable::pos>] >>
+    table_name[set_to<&CommonTable::name>] >>
     -(ch_lparen > (column_name[push_to<&CommonTable::columns>] >>
                    *(ch_comma > column_name[push_to<&CommonTable::columns>])) >
-      ch_rparen) >
-    kw("AS") > -reject(kw("MATERIALIZED") | kw("NOT"), "MATERIALIZED") >
-    ch_lparen > nested[select_stmt][set_select<&CommonTable::select>] >
-    ch_rparen;
-auto const with_clause =
-    kw("WITH") > -kw("RECURSIVE")[flag<&Select::recursive>] >
-    (common_table[push_to<&Select::with>] >>
-     *(ch_comma > common_table[push_to<&Select::with>]));
+      ch_rparen) > kw("AS") >
+    -reject(kw("MATERIALIZED") | kw("NOT"), "MATERIALIZED") > ch_lparen
+    > nested[select_stmt][set_select<&CommonTable::select>] > ch_rparen;
+auto const with_clause = kw("WITH") >
+                         -kw("RECURSIVE")[flag<&Select::recursive>] >
+                         (common_table[push_to<&Select::with>] >>
+                          *(ch_comma > common_table[push_to<&Select::with>]));
 auto const select_stmt_def =
     -with_clause >> select_core_body >>
     *compound_term[push_to<&Select::compound>] >>
@@ -703,8 +709,7 @@ auto const statement_def =
     check_stmt[assign_node] | reindex_stmt[assign_node] |
     begin_stmt[assign_node] | commit_stmt[assign_empty<Commit>] |
     rollback_stmt[assign_empty<Rollback>] | pragma_stmt[assign_node] |
-    reject(kw("ALTER"), "ALTER TABLE") |
-    reject(kw("VACUUM"), "VACUUM") |
+    reject(kw("ALTER"), "ALTER TABLE") | reject(kw("VACUUM"), "VACUUM") |
     reject(kw("ATTACH") | kw("DETACH"), "ATTACH") |
     reject(kw("SAVEPOINT") | kw("RELEASE"), "SAVEPOINT") |
     reject(kw("VALUES"), "VALUES as a statement");

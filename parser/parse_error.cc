@@ -94,7 +94,6 @@ const char* UnsupportedAt(Iter p, Iter end) {
       {"OVER", "window function"},
       {"RETURNING", "RETURNING"},
       {"EXISTS", "EXISTS"},
-      {"COLLATE", "COLLATE in an expression"},
       {"GLOB", "GLOB"},
       {"REGEXP", "REGEXP"},
       {"MATCH", "MATCH"},

@@ -34,7 +34,8 @@ enum Level {
   kLevelAdd,
   kLevelMultiply,
   kLevelConcat,
-  kLevelUnary,  // prefix + -
+  kLevelCollate,  // postfix COLLATE
+  kLevelUnary,    // prefix + -
   kLevelPrimary,
 };
 
@@ -81,6 +82,8 @@ int LevelOf(const Expr& e) {
     case ExprKind::kIsNull:
     case ExprKind::kLike:
       return kLevelEquality;
+    case ExprKind::kCollate:
+      return kLevelCollate;
     default:
       return kLevelPrimary;
   }
@@ -241,6 +244,11 @@ void WriteInner(const Expr& e, std::string* out) {
         WriteList(a, 0, out);
       }
       *out += ')';
+      return;
+    case ExprKind::kCollate:
+      Write(*a[0], kLevelCollate, out);
+      *out += " COLLATE ";
+      WriteName(e.name, out);
       return;
     case ExprKind::kCast:
       *out += "CAST(";

@@ -69,6 +69,8 @@ std::string Tree(const Expr& e) {
     case ExprKind::kFunction:
       if (e.star) return e.name + "(*)";
       return e.name + "(" + (e.distinct ? "DISTINCT" : "") + list(0) + ")";
+    case ExprKind::kCollate:
+      return "(" + Tree(*e.args[0]) + " COLLATE " + e.name + ")";
     case ExprKind::kCast:
       return "CAST(" + Tree(*e.args[0]) + " AS " +
              std::string(::levelql::TypeName(e.cast_type.type)) +
@@ -157,6 +159,14 @@ TEST(ParserPrecedence, PrefixNotBindsLooserThanNotIn) {
 TEST(ParserPrecedence, UnaryOperatorsBindTighterThanAdditionAndIn) {
   EXPECT_EQ(Where("NOT + ( - + col0 ) + - col3 NOT IN ( + 61 )"),
             "(NOT (((+ (- (+ col0))) + (- col3)) NOT IN (+ 61)))");
+}
+
+// SQLite's: tighter than every binary operator, looser than the prefix ones.
+TEST(ParserPrecedence, CollateBindsTighterThanBinaryOperators) {
+  EXPECT_EQ(Where("a || b COLLATE nocase = - c COLLATE \"icu:de\""),
+            "((a || (b COLLATE nocase)) = ((- c) COLLATE icu:de))");
+  EXPECT_EQ(Where("NOT a COLLATE binary COLLATE nocase IN (b)"),
+            "(NOT (((a COLLATE binary) COLLATE nocase) IN b))");
 }
 
 TEST(ParserPrecedence, BetweenTakesTheFirstAnd) {
@@ -730,8 +740,8 @@ TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
             "NotSupported at 1:28: IS other than IS [NOT] NULL");
   EXPECT_EQ(Error("SELECT a FROM t WHERE a NOT GLOB 'x*'"),
             "NotSupported at 1:29: GLOB");
-  EXPECT_EQ(Error("SELECT a COLLATE nocase FROM t"),
-            "NotSupported at 1:10: COLLATE in an expression");
+  EXPECT_EQ(ErrorLine("SELECT a COLLATE FROM t"),
+            "SyntaxError at 1:18: expected collation name near \"FROM\"");
 }
 
 TEST(ParserErrors, NestingLimitStopsDeepInputQuickly) {
@@ -887,6 +897,8 @@ TEST(ParserRoundTrip, HandWrittenStatementsCoverTheDialect) {
       "(WITH y AS (SELECT 2) SELECT * FROM y) AS e",
       "INSERT INTO t WITH x AS (SELECT 1) SELECT * FROM x",
       "CREATE VIEW v AS WITH x AS (SELECT 1) SELECT * FROM x",
+      "SELECT a COLLATE nocase, - b COLLATE \"icu:de\", (a || b) COLLATE "
+      "binary FROM t ORDER BY 1 COLLATE nocase",
   };
   for (const char* sql : statements) RoundTrip(sql);
 }

@@ -487,7 +487,23 @@ Result<bool> EvaluatePredicate(const BoundExpr& expr, const EvalContext& ctx) {
   return t.value_or(false);
 }
 
+const Collation* ExplicitCollation(const BoundExpr& e) {
+  if (e.explicit_collation) return e.carried;
+  switch (e.kind) {
+    case BoundExpr::Kind::kCast:
+    case BoundExpr::Kind::kUnary:
+    case BoundExpr::Kind::kBinary:
+      for (const BoundExprPtr& a : e.args) {
+        if (const Collation* c = ExplicitCollation(*a)) return c;
+      }
+      return nullptr;
+    default:
+      return nullptr;
+  }
+}
+
 const Collation* CarriedCollation(const BoundExpr& e) {
+  if (const Collation* c = ExplicitCollation(e)) return c;
   if (e.carried) return e.carried;
   switch (e.kind) {
     case BoundExpr::Kind::kColumn:
@@ -605,14 +621,16 @@ BoundExprPtr CloneExpr(const BoundExpr& expr) {
   e->affinity = expr.affinity;
   e->collation = expr.collation;
   e->carried = expr.carried;
+  e->explicit_collation = expr.explicit_collation;
   e->subquery = expr.subquery;
   e->lookup = expr.lookup;
   for (const auto& a : expr.args) e->args.push_back(CloneExpr(*a));
   return e;
 }
 
-std::string ExprToString(const BoundExpr& e,
-                         const std::vector<std::string>& columns) {
+// ExprToString of `e` without the COLLATE written on it.
+static std::string RenderExpr(const BoundExpr& e,
+                              const std::vector<std::string>& columns) {
   auto arg = [&](size_t i) { return ExprToString(*e.args[i], columns); };
   switch (e.kind) {
     case BoundExpr::Kind::kConst:
@@ -693,6 +711,13 @@ std::string ExprToString(const BoundExpr& e,
     }
   }
   return "?";
+}
+
+std::string ExprToString(const BoundExpr& e,
+                         const std::vector<std::string>& columns) {
+  std::string out = RenderExpr(e, columns);
+  if (e.explicit_collation) out += " COLLATE " + e.carried->name();
+  return out;
 }
 
 }  // namespace levelql

@@ -108,6 +108,9 @@ struct BoundExpr {
   // pinned: a view's computed column carries its own (binary unless it is
   // a column's), as SQLite's flattened views do. Null: as the kind says.
   const Collation* carried = nullptr;
+  // `carried` was written (x COLLATE c): it wins over any column's in a
+  // comparison, from either side (ExplicitCollation).
+  bool explicit_collation = false;
   std::vector<BoundExprPtr> args;
   std::shared_ptr<const BoundSubquery> subquery;  // kSubqueryRun
   // kIn, kInSet with constant items: them sorted, for a binary search per
@@ -152,6 +155,11 @@ std::string ExprToString(const BoundExpr& expr,
 // every other expression carries none. (BoundExpr::collation is the one a
 // node itself compares with.)
 const Collation* CarriedCollation(const BoundExpr& e);
+
+// The collation written with COLLATE in `e`, through CAST and the operands
+// of its operators (the left one's first), as SQLite finds it; null when
+// none is.
+const Collation* ExplicitCollation(const BoundExpr& e);
 
 // Gives `e`, an IN whose items are constants (kIn: args[1..]; kInSet:
 // args[1]'s LIST) and many enough to pay, its lookup; otherwise nothing.

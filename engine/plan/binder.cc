@@ -243,8 +243,15 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
     }
     return Status::OK();
   };
-  // Comparisons use the left operand's collation, else the right's.
+  // Comparisons use a collation written with COLLATE (the left operand's
+  // first), else the left operand's, else the right's.
   auto pick_collation = [&]() {
+    for (const auto& a : out->args) {
+      if (const Collation* c = ExplicitCollation(*a)) {
+        out->collation = c;
+        return;
+      }
+    }
     for (const auto& a : out->args) {
       if (const Collation* c = CarriedCollation(*a)) {
         out->collation = c;
@@ -254,6 +261,18 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
     out->collation = Collation::Binary();
   };
   switch (e.kind) {
+    case ExprKind::kCollate: {
+      // x's value, carrying the collation written into comparisons,
+      // ORDER BY, GROUP BY and DISTINCT.
+      Result<const Collation*> c = Collation::Get(e.name);
+      if (!c.ok()) {
+        return Status::InvalidArgument(Where(e.pos) + c.status().message());
+      }
+      LQ_ASSIGN_OR_RETURN(BoundExprPtr x, Bind(*e.args[0], scope));
+      x->carried = *c;
+      x->explicit_collation = true;
+      return x;
+    }
     case ExprKind::kLiteral:
       // TEXT is UTF-8 wherever it comes from (a value stored or CAST is
       // checked too): collations and LIKE are defined on nothing else.
@@ -1003,7 +1022,22 @@ Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
   for (const parser::OrderItem& item : select.order_by) {
     BoundOrder order;
     order.desc = item.desc;
-    const Expr& e = *item.expr;
+    // `ORDER BY 2 COLLATE nocase`, `ORDER BY alias COLLATE nocase`: the
+    // term names a result column, sorted under the collation written.
+    const Expr* term = item.expr.get();
+    const Collation* written = nullptr;
+    if (term->kind == ExprKind::kCollate &&
+        (IsOrdinal(*term->args[0]) ||
+         (term->args[0]->kind == ExprKind::kColumn &&
+          term->args[0]->qualifier.empty()))) {
+      Result<const Collation*> c = Collation::Get(term->name);
+      if (!c.ok()) {
+        return Status::InvalidArgument(Where(term->pos) + c.status().message());
+      }
+      written = *c;
+      term = term->args[0].get();
+    }
+    const Expr& e = *term;
     if (IsOrdinal(e)) {
       int64_t k = e.literal.int_value();
       if (k < 1 || k > static_cast<int64_t>(out.outputs.size())) {
@@ -1034,6 +1068,7 @@ Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
         order.collation = CarriedCollation(*order.expr);
       }
     }
+    if (written) order.collation = written;
     out.order_by.push_back(std::move(order));
   }
   // An aggregate anywhere (even only in ORDER BY) aggregates the rows. A
@@ -1056,7 +1091,24 @@ Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
 Status Binder::BindGroupBy(const parser::Select& select, Scope& scope,
                            BoundSelect* out) {
   for (const auto& term : select.group_by) {
-    const Expr& e = *term;
+    // `GROUP BY 2 COLLATE nocase`, `GROUP BY alias COLLATE nocase`: the
+    // term names a result column, grouped under the collation written.
+    const Expr* named = term.get();
+    const Collation* written = nullptr;
+    if (named->kind == ExprKind::kCollate &&
+        (IsOrdinal(*named->args[0]) ||
+         (named->args[0]->kind == ExprKind::kColumn &&
+          named->args[0]->qualifier.empty() &&
+          !scope.FindColumn(*named->args[0]).ok()))) {
+      Result<const Collation*> c = Collation::Get(named->name);
+      if (!c.ok()) {
+        return Status::InvalidArgument(Where(named->pos) +
+                                       c.status().message());
+      }
+      written = *c;
+      named = named->args[0].get();
+    }
+    const Expr& e = *named;
     BoundExprPtr bound;
     int output = -1;
     if (IsOrdinal(e)) {
@@ -1083,6 +1135,10 @@ Status Binder::BindGroupBy(const parser::Select& select, Scope& scope,
             Where(e.pos) + "aggregate functions are not allowed in GROUP BY");
       }
       bound = CloneExpr(*out->outputs[output]);
+      if (written) {
+        bound->carried = written;
+        bound->explicit_collation = true;
+      }
     } else {
       std::vector<AggregateSpec>* aggregates = scope.aggregates;
       scope.aggregates = nullptr;
