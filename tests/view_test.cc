@@ -187,6 +187,35 @@ TEST_F(ViewTest, AGroupedViewIsMadeForEachExecution) {
   }
 }
 
+// A WHERE term on a grouping column is pushed into the view's SELECT (only
+// the group asked for is made): the answers stay those of the whole view,
+// for each parameter value of a prepared statement.
+TEST_F(ViewTest, ATermOnAGroupingColumnIsPushedIntoTheView) {
+  auto db = Open();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, c INTEGER)");
+  Exec(*db, "CREATE INDEX t_a ON t (a)");
+  for (int i = 1; i <= 30; ++i) {
+    Exec(*db, "INSERT INTO t VALUES (" + std::to_string(i) + ", " +
+                  std::to_string(i % 4) + ", " + std::to_string(i) + ")");
+  }
+  Exec(*db,
+       "CREATE VIEW g AS SELECT a, count(*) AS n, sum(c) AS s FROM t "
+       "GROUP BY a");
+  EXPECT_NE(QueryText(*db, "EXPLAIN SELECT n FROM g WHERE a = 2")
+                .find("IndexScan t.t_a [a=2]"),
+            std::string::npos);
+  auto stmt = db->Prepare("SELECT a, n, s FROM g WHERE a = ? AND n > 0");
+  ASSERT_TRUE(stmt.ok()) << stmt.status().ToString();
+  for (int a = 0; a < 5; ++a) {
+    Params p;
+    p.positional = {Value::Int(a)};
+    EXPECT_EQ(testing::CursorText((*stmt)->Query(p)),
+              QueryText(*db, "SELECT a, count(*), sum(c) FROM t WHERE a = " +
+                                 std::to_string(a) + " GROUP BY a"))
+        << a;
+  }
+}
+
 // A token over such rows names a row by its place among them: it resumes
 // over the same rows, and is refused once they changed.
 TEST_F(ViewTest, ATokenOverAGroupedViewResumesOnlyOverTheSameRows) {

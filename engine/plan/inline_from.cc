@@ -408,6 +408,11 @@ class Inliner {
       sources[i].under.clear();
     }
     LQ_RETURN_IF_ERROR(Substitute(s, sources, &from));
+    for (size_t i = 0; i < from.size(); ++i) {
+      if (sources[i].kind == Source::Kind::kDerived && !from[i].left) {
+        PushDown(*s, sources, i, inners[i].get());
+      }
+    }
     // The FROM of the merged query: each merged item's tables in its place.
     std::vector<FromItem> merged;
     ExprPtr where;
@@ -460,6 +465,104 @@ class Inliner {
   }
 
  private:
+  // The column of sources[at] that `e` (a column reference of the query
+  // reading it) names, or -1 when it names another item's or none.
+  static int ColumnOf(const Expr& e, const std::vector<Source>& sources,
+                      size_t at) {
+    if (!e.qualifier.empty()) {
+      return e.qualifier == sources[at].name ? sources[at].Find(e.name) : -1;
+    }
+    for (size_t i = 0; i < sources.size(); ++i) {
+      if (i != at && (sources[i].kind == Source::Kind::kMissing ||
+                      sources[i].Find(e.name) >= 0)) {
+        return -1;  // another item's, or ambiguous (the binder says)
+      }
+    }
+    return sources[at].Find(e.name);
+  }
+
+  // Whether `e` (part of a WHERE term) reads only columns of sources[at]
+  // that `inner` (its SELECT) gives as its grouping columns, as plain
+  // columns: then the term holds for a row of its rows exactly when it
+  // holds for the rows of the tables that make it. `refs` collects them.
+  static bool OnGroupColumns(const Expr& e, const std::vector<Source>& sources,
+                             size_t at, const Select& inner,
+                             std::vector<const Expr*>* refs) {
+    if (e.subquery) return false;
+    if (IsAggregateCall(e)) return false;
+    if (e.kind == ExprKind::kColumn) {
+      const int c = ColumnOf(e, sources, at);
+      if (c < 0 || static_cast<size_t>(c) >= inner.items.size()) return false;
+      const Expr* item = inner.items[c].expr.get();
+      if (!item || item->kind != ExprKind::kColumn) return false;
+      if (!inner.distinct) {
+        // GROUP BY: the item must be a grouping term (by its name or its
+        // ordinal).
+        bool grouped = false;
+        for (const ExprPtr& g : inner.group_by) {
+          grouped |= (g->kind == ExprKind::kColumn && g->name == item->name &&
+                      g->qualifier == item->qualifier) ||
+                     (g->kind == ExprKind::kLiteral &&
+                      g->literal.type() == Type::kInteger &&
+                      g->literal.int_value() == c + 1);
+        }
+        if (!grouped) return false;
+      }
+      refs->push_back(&e);
+      return true;
+    }
+    for (const ExprPtr& a : e.args) {
+      if (a && !OnGroupColumns(*a, sources, at, inner, refs)) return false;
+    }
+    return true;
+  }
+
+  // Pushes each term of `s`'s WHERE that reads only grouping columns of
+  // sources[at] (a view or subquery read as a table of its rows, with
+  // GROUP BY or DISTINCT and no LIMIT) into that SELECT's WHERE, written
+  // over its own columns: its rows are then made from the rows the term
+  // keeps only (SQLite's push-down). The term stays in `s` too.
+  static void PushDown(const Select& s, const std::vector<Source>& sources,
+                       size_t at, Select* inner) {
+    if (!inner->compound.empty() || inner->limit || inner->offset ||
+        (inner->group_by.empty() && !inner->distinct) || !s.where) {
+      return;
+    }
+    // Its columns are its items, one each (no `*`).
+    for (const SelectItem& item : inner->items) {
+      if (!item.expr) return;
+    }
+    std::vector<const Expr*> terms;
+    std::function<void(const Expr&)> split = [&](const Expr& e) {
+      if (e.kind == ExprKind::kBinary &&
+          e.binary_op == parser::BinaryOp::kAnd) {
+        split(*e.args[0]);
+        split(*e.args[1]);
+        return;
+      }
+      terms.push_back(&e);
+    };
+    split(*s.where);
+    for (const Expr* t : terms) {
+      std::vector<const Expr*> refs;
+      if (!OnGroupColumns(*t, sources, at, *inner, &refs) || refs.empty()) {
+        continue;
+      }
+      ExprPtr pushed = parser::Clone(*t);
+      std::function<void(ExprPtr&)> rewrite = [&](ExprPtr& e) {
+        if (e->kind == ExprKind::kColumn) {
+          e = parser::Clone(*inner->items[ColumnOf(*e, sources, at)].expr);
+          return;
+        }
+        for (ExprPtr& a : e->args) {
+          if (a) rewrite(a);
+        }
+      };
+      rewrite(pushed);
+      inner->where = And(std::move(inner->where), std::move(pushed));
+    }
+  }
+
   // Makes `inner` (a view's or subquery's SELECT, called `name` in the
   // query reading it) ready to merge: its own FROM merged first, its `*`
   // spelled out, its tables renamed and every name of it qualified; and
