@@ -67,6 +67,7 @@ bool EqualSelect(const Select& a, const Select& b) {
   for (size_t i = 0; i < a.joins.size(); ++i) {
     if (a.joins[i].table != b.joins[i].table ||
         a.joins[i].left != b.joins[i].left ||
+        a.joins[i].right != b.joins[i].right ||
         !EqualSubquery(a.joins[i].subquery, b.joins[i].subquery) ||
         a.joins[i].alias != b.joins[i].alias ||
         !(a.joins[i].hint == b.joins[i].hint) ||
@@ -345,6 +346,7 @@ std::shared_ptr<Select> Clone(const Select& s) {
   for (const parser::JoinTable& j : s.joins) {
     parser::JoinTable copy;
     copy.left = j.left;
+    copy.right = j.right;
     copy.table = j.table;
     if (j.subquery) copy.subquery = Clone(*j.subquery);
     copy.pos = j.pos;

@@ -218,6 +218,7 @@ struct IndexHint {
 // A table after the first of FROM: `JOIN t [AS] a [ON expr]`, or `, t`.
 struct JoinTable {
   bool left = false;                 // LEFT [OUTER] JOIN
+  bool right = false;                // RIGHT [OUTER] JOIN (inline_from.h)
   std::string table;                 // empty when `subquery` is set
   std::shared_ptr<Select> subquery;  // `JOIN (SELECT ...) [AS] a`
   Position pos;

@@ -707,7 +707,7 @@ TEST(ParserErrors, UnterminatedTokensAreReportedWhereTheyStart) {
 TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
   EXPECT_EQ(Error("SELECT a FROM t GROUP BY a WINDOW w AS ()"),
             "NotSupported at 1:28: window function");
-  EXPECT_EQ(Error("SELECT a FROM t RIGHT OUTER JOIN u"),
+  EXPECT_EQ(Error("SELECT a FROM t FULL OUTER JOIN u"),
             "NotSupported at 1:17: outer join");
   EXPECT_EQ(Error("SELECT a FROM t FULL JOIN u"),
             "NotSupported at 1:17: outer join");
@@ -897,6 +897,7 @@ TEST(ParserRoundTrip, HandWrittenStatementsCoverTheDialect) {
       "(WITH y AS (SELECT 2) SELECT * FROM y) AS e",
       "INSERT INTO t WITH x AS (SELECT 1) SELECT * FROM x",
       "CREATE VIEW v AS WITH x AS (SELECT 1) SELECT * FROM x",
+      "SELECT * FROM a RIGHT JOIN b ON b.x = a.x LEFT JOIN c ON c.y = b.y",
       "SELECT a COLLATE nocase, - b COLLATE \"icu:de\", (a || b) COLLATE "
       "binary FROM t ORDER BY 1 COLLATE nocase",
   };

@@ -200,6 +200,64 @@ bool Unmergeable(const Select& s) {
          HasAggregate(s) || s.limit || s.offset;
 }
 
+// `A RIGHT JOIN B ON c ...` as `B LEFT JOIN A ON c ...`: the same pairs
+// of rows (every row of B, with the rows of A c pairs it with, or NULLs),
+// with `*` spelled out as each FROM item's `t.*` in the order written, so
+// the columns come as written. A RIGHT JOIN after the second FROM item
+// would need the join before it as one side: NotSupported.
+Status RightToLeft(Select* s) {
+  bool any = false;
+  for (size_t i = 0; i < s->joins.size(); ++i) {
+    if (!s->joins[i].right) continue;
+    if (i > 0) {
+      return Status::NotSupported(
+          Where(s->joins[i].pos) +
+          "RIGHT JOIN after the second table in FROM (write it as a LEFT "
+          "JOIN with the tables the other way round)");
+    }
+    any = true;
+  }
+  if (!any) return Status::OK();
+  // Each item's name, as the query reads it (an unnamed subquery gets the
+  // one it would have had).
+  auto name = [](std::string* alias, const std::string& table, size_t i) {
+    if (alias->empty()) {
+      *alias =
+          table.empty() ? "(subquery " + std::to_string(i + 1) + ")" : table;
+    }
+    return *alias;
+  };
+  std::vector<std::string> names;
+  names.push_back(name(&s->alias, s->table, 0));
+  for (size_t i = 0; i < s->joins.size(); ++i) {
+    names.push_back(name(&s->joins[i].alias, s->joins[i].table, i + 1));
+  }
+  std::vector<SelectItem> items;
+  for (SelectItem& item : s->items) {
+    if (item.expr || !item.star_table.empty()) {
+      items.push_back(std::move(item));
+      continue;
+    }
+    for (const std::string& n : names) {
+      SelectItem star;
+      star.star_table = n;
+      star.text = "*";
+      star.pos = item.pos;
+      items.push_back(std::move(star));
+    }
+  }
+  s->items = std::move(items);
+  parser::JoinTable& b = s->joins[0];
+  std::swap(s->table, b.table);
+  std::swap(s->from_subquery, b.subquery);
+  std::swap(s->alias, b.alias);
+  std::swap(s->hint, b.hint);
+  std::swap(s->table_pos, b.pos);
+  b.right = false;
+  b.left = true;
+  return Status::OK();
+}
+
 // What a name of a query sees of one FROM item: a table's columns, a merged
 // view's or subquery's columns and the expression of each, or the columns
 // of one read as a table of its rows.
@@ -334,6 +392,7 @@ class Inliner {
                                      std::to_string(kMaxDepth) +
                                      " deep: does a view read itself?");
     }
+    LQ_RETURN_IF_ERROR(RightToLeft(s));
     std::vector<FromItem> from = TakeFrom(s);
     std::vector<Source> sources;
     std::vector<std::shared_ptr<Select>> inners(from.size());
@@ -868,7 +927,8 @@ Result<std::unique_ptr<parser::Select>> InlineFrom(
     any = catalog.FindView(select.table) != nullptr;
   }
   for (const parser::JoinTable& j : select.joins) {
-    any = any || j.subquery != nullptr || catalog.FindView(j.table) != nullptr;
+    any = any || j.subquery != nullptr || j.right ||
+          catalog.FindView(j.table) != nullptr;
   }
   if (!any) return std::unique_ptr<parser::Select>();
   std::shared_ptr<Select> copy = parser::Clone(select);

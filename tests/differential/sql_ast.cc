@@ -45,12 +45,14 @@ Expr Expr::Func(std::string name, std::vector<Expr> args) {
   return e;
 }
 
-TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on, bool left) {
+TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on, bool left,
+                     bool right) {
   TableDef j;
   j.name = a.name + " AS x" +
-           (left ? " LEFT JOIN "
-            : on ? " JOIN "
-                 : ", ") +
+           (left    ? " LEFT JOIN "
+            : right ? " RIGHT JOIN "
+            : on    ? " JOIN "
+                    : ", ") +
            b.name + " AS y";
   for (const Column& c : a.cols) {
     j.cols.push_back(c);
@@ -74,7 +76,7 @@ TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on, bool left) {
 TableDef QueryTable(const Query& q, const std::vector<TableDef>& tables) {
   if (q.join_table < 0) return tables[q.table];
   return JoinedTable(tables[q.table], tables[q.join_table],
-                     q.join_on.has_value(), q.left_join);
+                     q.join_on.has_value(), q.left_join, q.right_join);
 }
 
 std::string RenderLiteral(const Value& v) {
@@ -351,7 +353,8 @@ std::string RenderStep(const Step& s, const std::vector<TableDef>& tables,
         return RenderQuery(
             s.query,
             JoinedTable(tables[s.query.table], tables[s.query.join_table],
-                        s.query.join_on.has_value(), s.query.left_join),
+                        s.query.join_on.has_value(), s.query.left_join,
+                        s.query.right_join),
             d);
       }
       return RenderQuery(s.query, t, d);

@@ -130,7 +130,8 @@ struct Query {
   // JoinedTable(): x's, then y's.
   int join_table = -1;
   std::optional<Expr> join_on;
-  bool left_join = false;  // LEFT JOIN ... ON join_on
+  bool left_join = false;   // LEFT JOIN ... ON join_on
+  bool right_join = false;  // RIGHT JOIN ... ON join_on
   // A compound SELECT: this query's SELECT, then each part in turn (their
   // ORDER BY ordinals and LIMIT are then the whole one's).
   std::vector<CompoundPart> compound;
@@ -182,7 +183,7 @@ struct Case {
 // name that is the FROM clause (`on`: the JOIN form, else the comma form;
 // `left`: LEFT JOIN).
 TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on,
-                     bool left = false);
+                     bool left = false, bool right = false);
 
 // The table `q`'s expressions name columns of: tables[q.table], or the
 // JoinedTable() of a join.

@@ -77,6 +77,17 @@ FIXED = [
      "c)", 1, False),
     ("SELECT a.id, coalesce(b.y, 'none') FROM a LEFT JOIN b ON b.x = a.x "
      "UNION SELECT 0, 'x'", 2, False),
+    # A RIGHT JOIN is the LEFT JOIN the other way round, its columns in the
+    # order written.
+    ("SELECT * FROM a RIGHT JOIN b ON b.x = a.x", 7, False),
+    ("SELECT a.id, b.id FROM a RIGHT OUTER JOIN b ON b.x = a.x AND a.s = 'q' "
+     "WHERE a.id IS NULL", 2, False),
+    ("SELECT a.s, b.y, c.n FROM a RIGHT JOIN b ON b.x = a.x JOIN c "
+     "ON c.y = b.y", 3, False),
+    ("SELECT b.id, count(a.id) FROM a RIGHT JOIN b ON b.x = a.x "
+     "GROUP BY b.id", 2, False),
+    ("SELECT * FROM (SELECT x, count(*) AS n FROM a GROUP BY x) AS g "
+     "RIGHT JOIN c ON c.n = g.x", 5, False),
     # On the right, a view or subquery that computes a column or joins
     # tables is read as a table of its rows: NULLs where none pairs.
     ("SELECT * FROM a LEFT JOIN (SELECT b.id FROM b, c WHERE c.y = b.y) AS d "
@@ -86,7 +97,6 @@ FIXED = [
 ]
 
 ERRORS = [
-    ("NotSupported", "SELECT * FROM a RIGHT JOIN b ON b.x = a.x"),
     ("NotSupported", "SELECT * FROM a FULL OUTER JOIN b ON b.x = a.x"),
     ("NotSupported", "SELECT * FROM a LEFT JOIN b USING (x)"),
     ("InvalidArgument", "SELECT * FROM a LEFT JOIN b ON b.x = c.n, c"),
