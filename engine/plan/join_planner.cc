@@ -449,10 +449,15 @@ class JoinPlanner {
       // An equality of ON between this table's column and one before it
       // keys a hash join: each left row meets only the right rows of its
       // key (held under a hash of it) instead of every right row.
+      // An inner join's is a WHERE equality between its table and one
+      // before it (still checked above with the other terms: a filter on
+      // the tables joined so far commutes with the joins after them).
       std::optional<MergeKey> key;
-      if (s_.from[i].outer && input_.rules->on(Rule::kHashJoin)) {
+      if (input_.rules->on(Rule::kHashJoin)) {
         std::vector<const BoundExpr*> terms;
-        for (const auto& t : on_terms[i]) terms.push_back(t.get());
+        for (const auto& t : s_.from[i].outer ? on_terms[i] : rest) {
+          terms.push_back(t.get());
+        }
         std::vector<bool> placed(n, false);
         for (size_t j = 0; j < i; ++j) placed[j] = true;
         key = FindMergeKey(s_, i, placed, terms, true);
@@ -475,7 +480,9 @@ class JoinPlanner {
         on = out_->owned.back().get();
         detail += (key ? " and " : " on ") + ExprToString(*on, s_.column_names);
       }
-      detail = s_.from[i].outer ? "LEFT" + detail : "(no equality to merge on)";
+      detail = s_.from[i].outer ? "LEFT" + detail
+               : key            ? detail.substr(1)
+                                : "(no equality to merge on)";
       auto node = Join(key ? Kind::kHashJoin : Kind::kNestedLoop,
                        std::move(detail), std::move(left), std::move(right), i);
       if (key) {

@@ -77,6 +77,14 @@ FIXED = [
      "c)", 1, False),
     ("SELECT a.id, coalesce(b.y, 'none') FROM a LEFT JOIN b ON b.x = a.x "
      "UNION SELECT 0, 'x'", 2, False),
+    # Inner joins among LEFT JOINs: hash joins on their equalities, one
+    # keyed on a column a LEFT JOIN may have made NULL.
+    ("SELECT a.id, b.id, c.k FROM a JOIN c ON c.n = a.x LEFT JOIN b "
+     "ON b.x = a.x", 3, False),
+    ("SELECT a.id, b.id, c.k FROM a LEFT JOIN b ON b.x = a.x JOIN c "
+     "ON c.y = b.y", 3, False),
+    ("SELECT a.id, c.k, d.k FROM a LEFT JOIN b ON b.x = a.x, c, c AS d "
+     "WHERE c.n = a.x AND d.k = c.k", 3, False),
     # A RIGHT JOIN is the LEFT JOIN the other way round, its columns in the
     # order written.
     ("SELECT * FROM a RIGHT JOIN b ON b.x = a.x", 7, False),
