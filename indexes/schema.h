@@ -99,6 +99,19 @@ struct TableSchema {
     }
     return -1;
   }
+  // Without a declared primary key: a hidden INTEGER column, last, is it
+  // (named rowid, or _rowid_ when a column is called rowid).
+  void AddHiddenRowid() {
+    ColumnSchema rowid;
+    rowid.name = FindColumn("rowid") >= 0 ? "_rowid_" : "rowid";
+    rowid.type = Type::kInteger;
+    rowid.not_null = true;
+    rowid.hidden = true;
+    columns.push_back(rowid);
+    hidden_rowid = true;
+    primary_key.push_back(
+        {static_cast<int>(columns.size()) - 1, keys::Direction::kAsc, nullptr});
+  }
   bool IsPrimaryKeyColumn(int column) const {
     for (const KeyColumn& k : primary_key) {
       if (k.column == column) return true;

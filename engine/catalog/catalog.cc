@@ -195,17 +195,7 @@ Result<std::shared_ptr<TableSchema>> MakeTableSchema(
     return Status::InvalidArgument("table " + create.name + " has no columns");
   }
   LQ_RETURN_IF_ERROR(ApplyTableOptions(create, table.get()));
-  if (pk.empty()) {
-    ColumnSchema rowid;
-    rowid.name = names.count("rowid") ? "_rowid_" : "rowid";
-    rowid.type = Type::kInteger;
-    rowid.not_null = true;
-    rowid.hidden = true;
-    table->columns.push_back(rowid);
-    table->hidden_rowid = true;
-    table->primary_key.push_back({static_cast<int>(table->columns.size()) - 1,
-                                  keys::Direction::kAsc, nullptr});
-  }
+  if (pk.empty()) table->AddHiddenRowid();
   for (const parser::IndexColumn& k : pk) {
     int col = table->FindColumn(k.name);
     if (col < 0) {

@@ -735,7 +735,6 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
   table->id = kFirstDerivedTableId - derived_tables_++;
   table->name = name;
   table->derived = true;
-  bool has_rowid_name = false;
   for (size_t i = 0; i < bound->outputs.size(); ++i) {
     // (A compound's column has its first SELECT's affinity.)
     const BoundExpr& e = bound->compound.empty()
@@ -744,7 +743,6 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
     ColumnSchema c;
     c.name = select.column_names.empty() ? bound->output_names[i]
                                          : select.column_names[i];
-    has_rowid_name |= c.name == "rowid";
     // (Any other expression, even `+a`, has no affinity in SQLite.)
     if (e.kind == BoundExpr::Kind::kColumn) {
       c.type = e.type;
@@ -759,15 +757,7 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
     if (!c.collation) c.collation = Collation::Binary();
     table->columns.push_back(std::move(c));
   }
-  ColumnSchema rowid;
-  rowid.name = has_rowid_name ? "_rowid_" : "rowid";
-  rowid.type = Type::kInteger;
-  rowid.not_null = true;
-  rowid.hidden = true;
-  table->columns.push_back(rowid);
-  table->hidden_rowid = true;
-  table->primary_key.push_back({static_cast<int>(table->columns.size()) - 1,
-                                keys::Direction::kAsc, nullptr});
+  table->AddHiddenRowid();
   auto sub = std::make_shared<BoundSubquery>();
   sub->kind = BoundSubquery::Kind::kTable;
   sub->pos = pos;
