@@ -493,6 +493,8 @@ const Collation* ExplicitCollation(const BoundExpr& e) {
     case BoundExpr::Kind::kCast:
     case BoundExpr::Kind::kUnary:
     case BoundExpr::Kind::kBinary:
+    case BoundExpr::Kind::kFunction:
+    case BoundExpr::Kind::kCase:
       for (const BoundExprPtr& a : e.args) {
         if (const Collation* c = ExplicitCollation(*a)) return c;
       }

@@ -157,8 +157,8 @@ std::string ExprToString(const BoundExpr& expr,
 const Collation* CarriedCollation(const BoundExpr& e);
 
 // The collation written with COLLATE in `e`, through CAST and the operands
-// of its operators (the left one's first), as SQLite finds it; null when
-// none is.
+// of its operators, functions and CASE (the first one's first), as SQLite
+// finds it; null when none is.
 const Collation* ExplicitCollation(const BoundExpr& e);
 
 // Gives `e`, an IN whose items are constants (kIn: args[1..]; kInSet:

@@ -374,12 +374,50 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       LQ_RETURN_IF_ERROR(bind_args());
       pick_collation();
       return out;
-    case ExprKind::kBetween:
+    case ExprKind::kBetween: {
       out->kind = BoundExpr::Kind::kBetween;
       out->negated = e.negated;
       LQ_RETURN_IF_ERROR(bind_args());
       pick_collation();
+      // SQLite compares x >= lo and x <= hi each under its own pair's
+      // collation: when a COLLATE written on one bound makes them differ,
+      // it is bound as that (NOT (...) for NOT BETWEEN).
+      auto pair = [&](const BoundExpr& a, const BoundExpr& b) {
+        const Collation* c = ExplicitCollation(a);
+        if (!c) c = ExplicitCollation(b);
+        if (!c) c = CarriedCollation(a);
+        if (!c) c = CarriedCollation(b);
+        return c ? c : Collation::Binary();
+      };
+      if (!out->args[0]->is_list && pair(*out->args[0], *out->args[1]) !=
+                                        pair(*out->args[0], *out->args[2])) {
+        auto compare = [&](parser::BinaryOp op, size_t bound) {
+          auto c = std::make_unique<Expr>();
+          c->kind = ExprKind::kBinary;
+          c->binary_op = op;
+          c->pos = e.pos;
+          c->args.push_back(parser::Clone(*e.args[0]));
+          c->args.push_back(parser::Clone(*e.args[bound]));
+          return c;
+        };
+        auto both = std::make_unique<Expr>();
+        both->kind = ExprKind::kBinary;
+        both->binary_op = parser::BinaryOp::kAnd;
+        both->pos = e.pos;
+        both->args.push_back(compare(parser::BinaryOp::kGe, 1));
+        both->args.push_back(compare(parser::BinaryOp::kLe, 2));
+        if (e.negated) {
+          auto no = std::make_unique<Expr>();
+          no->kind = ExprKind::kUnary;
+          no->unary_op = parser::UnaryOp::kNot;
+          no->pos = e.pos;
+          no->args.push_back(std::move(both));
+          both = std::move(no);
+        }
+        return Bind(*both, scope);
+      }
       return out;
+    }
     case ExprKind::kSubquery:
     case ExprKind::kExists:
       return BindSubquery(e, scope);
@@ -487,6 +525,9 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
   const Collation* inner_collation = sub->kind == BoundSubquery::Kind::kIn
                                          ? CarriedCollation(*inner->outputs[0])
                                          : nullptr;
+  const Collation* inner_written = sub->kind == BoundSubquery::Kind::kIn
+                                       ? ExplicitCollation(*inner->outputs[0])
+                                       : nullptr;
   sub->select = std::make_shared<const BoundSelect>(std::move(*inner));
   if (value->kind == BoundExpr::Kind::kSubqueryRun) {
     value->subquery = std::move(sub);
@@ -499,8 +540,11 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
   out->pos = e.pos;
   out->negated = e.negated;
   LQ_ASSIGN_OR_RETURN(BoundExprPtr x, Bind(*e.args[0], scope));
-  // SQLite: x's collation, else the subquery column's.
-  out->collation = CarriedCollation(*x);
+  // SQLite: as x = column compares: a collation written with COLLATE (x's
+  // first), else x's, else the subquery column's.
+  out->collation = ExplicitCollation(*x);
+  if (!out->collation) out->collation = inner_written;
+  if (!out->collation) out->collation = CarriedCollation(*x);
   if (!out->collation) out->collation = inner_collation;
   if (!out->collation) out->collation = Collation::Binary();
   out->args.push_back(std::move(x));

@@ -75,6 +75,23 @@ FIXED = [
     ("SELECT id FROM t WHERE n = s COLLATE binary", 1, False),
     ("SELECT max(s COLLATE nocase) IS NOT NULL FROM t", 1, True),
     ("SELECT id FROM t WHERE s COLLATE nocase LIKE 'a%'", 1, False),
+    # BETWEEN compares each bound under its own pair's collation.
+    ("SELECT id FROM t WHERE s BETWEEN 'a' COLLATE nocase AND 'Apple'", 1,
+     False),
+    ("SELECT id FROM t WHERE s BETWEEN 'Apple' AND 'b' COLLATE nocase", 1,
+     False),
+    ("SELECT id FROM t WHERE s NOT BETWEEN 'a' COLLATE nocase AND 'Apple'", 1,
+     False),
+    ("SELECT id FROM t WHERE n BETWEEN 'b' AND 'cherry' COLLATE binary", 1,
+     False),
+    # IN (SELECT ...) compares as x = column does: a written one wins
+    # (SQLite 3.40 does so only when no index on x is used: s has one).
+    ("SELECT id FROM t WHERE n IN (SELECT name COLLATE binary FROM u)", 1,
+     False),
+    # A collation written in a function's argument is carried out of it.
+    ("SELECT id FROM t WHERE substr(s COLLATE nocase, 1) = 'APPLE'", 1,
+     False),
+    ("SELECT upper('x' COLLATE nocase) = 'x'", 1, True),
 ]
 
 ERRORS = [
