@@ -146,7 +146,20 @@ bool EqualNode(const DropView& a, const DropView& b) {
   return a.name == b.name && a.if_exists == b.if_exists;
 }
 
+bool EqualWith(const std::vector<CommonTable>& a, bool ar,
+               const std::vector<CommonTable>& b, bool br) {
+  if (a.size() != b.size() || ar != br) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || a[i].columns != b[i].columns ||
+        !EqualSubquery(a[i].select, b[i].select)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool EqualNode(const Insert& a, const Insert& b) {
+  if (!EqualWith(a.with, a.recursive, b.with, b.recursive)) return false;
   if (a.on_conflict != b.on_conflict || a.table != b.table ||
       a.columns != b.columns || a.rows.size() != b.rows.size()) {
     return false;
@@ -159,6 +172,7 @@ bool EqualNode(const Insert& a, const Insert& b) {
 }
 
 bool EqualNode(const Update& a, const Update& b) {
+  if (!EqualWith(a.with, a.recursive, b.with, b.recursive)) return false;
   if (a.table != b.table || a.assignments.size() != b.assignments.size()) {
     return false;
   }
@@ -172,7 +186,8 @@ bool EqualNode(const Update& a, const Update& b) {
 }
 
 bool EqualNode(const Delete& a, const Delete& b) {
-  return a.table == b.table && EqualPtr(a.where, b.where);
+  return EqualWith(a.with, a.recursive, b.with, b.recursive) &&
+         a.table == b.table && EqualPtr(a.where, b.where);
 }
 
 bool EqualNode(const Select& a, const Select& b) { return EqualSelect(a, b); }

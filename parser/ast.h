@@ -281,6 +281,8 @@ struct Select {
 enum class OnConflict { kAbort, kReplace, kIgnore };
 
 struct Insert {
+  std::vector<CommonTable> with;  // WITH ... before it (common_tables.h)
+  bool recursive = false;
   OnConflict on_conflict = OnConflict::kAbort;  // INSERT OR ..., REPLACE
   std::string table;
   Position table_pos;
@@ -296,6 +298,8 @@ struct Assignment {
 };
 
 struct Update {
+  std::vector<CommonTable> with;  // WITH ... before it (common_tables.h)
+  bool recursive = false;
   std::string table;
   Position table_pos;
   std::vector<Assignment> assignments;
@@ -303,6 +307,8 @@ struct Update {
 };
 
 struct Delete {
+  std::vector<CommonTable> with;  // WITH ... before it (common_tables.h)
+  bool recursive = false;
   std::string table;
   Position table_pos;
   ExprPtr where;

@@ -74,25 +74,31 @@ Status ExpandItem(std::string* table, std::shared_ptr<Select>* subquery,
   return Status::OK();
 }
 
+// Checks a WITH and expands each of its tables' SELECTs (`scope` is its).
+Status ExpandOwnTables(bool recursive, Scope* scope) {
+  const std::vector<CommonTable>& with = *scope->list;
+  if (with.empty()) return Status::OK();
+  if (recursive) {
+    return Status::NotSupported(Where(with[0].pos) + "WITH RECURSIVE");
+  }
+  for (size_t i = 0; i < with.size(); ++i) {
+    for (size_t k = 0; k < i; ++k) {
+      if (with[k].name == with[i].name) {
+        return Status::InvalidArgument(Where(with[i].pos) + "WITH names " +
+                                       with[i].name + " twice");
+      }
+    }
+  }
+  for (size_t i = 0; i < with.size(); ++i) {
+    LQ_RETURN_IF_ERROR(ExpandTable(scope, i));
+  }
+  return Status::OK();
+}
+
 Status Expand(Select* s, const Scope* outer) {
   std::vector<int> state(s->with.size(), 0);
   Scope scope{&s->with, &state, outer};
-  if (!s->with.empty()) {
-    if (s->recursive) {
-      return Status::NotSupported(Where(s->with[0].pos) + "WITH RECURSIVE");
-    }
-    for (size_t i = 0; i < s->with.size(); ++i) {
-      for (size_t k = 0; k < i; ++k) {
-        if (s->with[k].name == s->with[i].name) {
-          return Status::InvalidArgument(Where(s->with[i].pos) + "WITH names " +
-                                         s->with[i].name + " twice");
-        }
-      }
-    }
-    for (size_t i = 0; i < s->with.size(); ++i) {
-      LQ_RETURN_IF_ERROR(ExpandTable(&scope, i));
-    }
-  }
+  LQ_RETURN_IF_ERROR(ExpandOwnTables(s->recursive, &scope));
   const Scope* in = s->with.empty() ? outer : &scope;
   for (SelectItem& item : s->items)
     LQ_RETURN_IF_ERROR(ExpandExpr(item.expr, in));
@@ -143,6 +149,18 @@ bool HasCommonTables(const Select& s) {
     if (HasIn(o.expr)) return true;
   }
   return false;
+}
+
+Status ExpandCommonTablesIn(std::vector<CommonTable>* with, bool recursive,
+                            const std::vector<Select*>& selects,
+                            const std::vector<ExprPtr*>& exprs) {
+  std::vector<int> state(with->size(), 0);
+  Scope scope{with, &state, nullptr};
+  LQ_RETURN_IF_ERROR(ExpandOwnTables(recursive, &scope));
+  const Scope* in = with->empty() ? nullptr : &scope;
+  for (Select* s : selects) LQ_RETURN_IF_ERROR(Expand(s, in));
+  for (ExprPtr* e : exprs) LQ_RETURN_IF_ERROR(ExpandExpr(*e, in));
+  return Status::OK();
 }
 
 Result<std::shared_ptr<Select>> ExpandCommonTables(const Select& select) {

@@ -17,6 +17,7 @@
 #define LEVELQL_PARSER_COMMON_TABLES_H_
 
 #include <memory>
+#include <vector>
 
 #include "levelql/status.h"
 #include "parser/ast.h"
@@ -31,6 +32,13 @@ bool HasCommonTables(const Select& select);
 // twice in one WITH or a circular reference (InvalidArgument), each naming
 // its place.
 Result<std::shared_ptr<Select>> ExpandCommonTables(const Select& select);
+
+// The WITH heading an INSERT, UPDATE or DELETE (`with`: its tables' SELECTs
+// are expanded in place) expanded into `selects` and the subqueries of
+// `exprs`, and every WITH inside them: the same errors.
+Status ExpandCommonTablesIn(std::vector<CommonTable>* with, bool recursive,
+                            const std::vector<Select*>& selects,
+                            const std::vector<ExprPtr*>& exprs);
 
 }  // namespace levelql::parser
 

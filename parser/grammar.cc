@@ -533,7 +533,14 @@ auto const conflict_clause =
                 kw("IGNORE")[set_conflict<OnConflict::kIgnore>] | kw("ABORT") |
                 reject(kw("FAIL"), "INSERT OR FAIL") |
                 reject(kw("ROLLBACK"), "INSERT OR ROLLBACK"));
+// WITH ... before INSERT, UPDATE or DELETE (T): its common tables are seen
+// by the statement's SELECTs and subqueries.
+template <class T>
+auto const with_prefix = kw("WITH") > -kw("RECURSIVE")[flag<&T::recursive>] >
+                         (common_table[push_to<&T::with>] >>
+                          *(ch_comma > common_table[push_to<&T::with>]));
 auto const insert_stmt_def =
+    -with_prefix<Insert> >>
     ((kw("INSERT") >> -conflict_clause) |
      kw("REPLACE")[set_conflict<OnConflict::kReplace>]) > kw("INTO") >
     (table_name[set_name_pos<&Insert::table, &Insert::table_pos>] >>
@@ -549,6 +556,7 @@ auto const assignment_def =
     column_name[set_name_pos<&Assignment::column, &Assignment::pos>] > ch_eq >
     expr[set_to<&Assignment::value>];
 auto const update_stmt_def =
+    -with_prefix<Update> >>
     (kw("UPDATE") >> -reject(kw("OR"), "UPDATE OR ...")) >
     table_name[set_name_pos<&Update::table, &Update::table_pos>] >
     -reject(kw("INDEXED") | kw("NOT"), "index hint in UPDATE") > kw("SET") >
@@ -558,7 +566,7 @@ auto const update_stmt_def =
      -reject(kw("FROM"), "UPDATE ... FROM") >>
      -reject(kw("RETURNING"), "RETURNING"));
 auto const delete_stmt_def =
-    kw("DELETE") > kw("FROM") >
+    -with_prefix<Delete> >> kw("DELETE") > kw("FROM") >
     (table_name[set_name_pos<&Delete::table, &Delete::table_pos>] >>
      -reject(kw("INDEXED") | kw("NOT"), "index hint in DELETE") >>
      -(kw("WHERE") > expr[set_to<&Delete::where>]) >>

@@ -328,10 +328,12 @@ void WriteSource(const std::string& table, const Select* subquery,
   *out += ')';
 }
 
-void WriteSelect(const Select& s, std::string* out) {
-  for (size_t i = 0; i < s.with.size(); ++i) {
-    const CommonTable& c = s.with[i];
-    *out += i ? ", " : s.recursive ? "WITH RECURSIVE " : "WITH ";
+// `WITH ... ` (with its trailing space), or nothing.
+void WriteWith(const std::vector<CommonTable>& with, bool recursive,
+               std::string* out) {
+  for (size_t i = 0; i < with.size(); ++i) {
+    const CommonTable& c = with[i];
+    *out += i ? ", " : recursive ? "WITH RECURSIVE " : "WITH ";
     WriteName(c.name, out);
     for (size_t k = 0; k < c.columns.size(); ++k) {
       *out += k ? ", " : " (";
@@ -342,7 +344,11 @@ void WriteSelect(const Select& s, std::string* out) {
     WriteSelect(*c.select, out);
     *out += ')';
   }
-  if (!s.with.empty()) *out += ' ';
+  if (!with.empty()) *out += ' ';
+}
+
+void WriteSelect(const Select& s, std::string* out) {
+  WriteWith(s.with, s.recursive, out);
   *out += s.distinct ? "SELECT DISTINCT " : "SELECT ";
   for (size_t i = 0; i < s.items.size(); ++i) {
     if (i) *out += ", ";
@@ -498,6 +504,7 @@ struct StatementWriter {
     WriteName(d.name, out);
   }
   void operator()(const Insert& s) const {
+    WriteWith(s.with, s.recursive, out);
     *out += s.on_conflict == OnConflict::kReplace  ? "INSERT OR REPLACE INTO "
             : s.on_conflict == OnConflict::kIgnore ? "INSERT OR IGNORE INTO "
                                                    : "INSERT INTO ";
@@ -524,6 +531,7 @@ struct StatementWriter {
     }
   }
   void operator()(const Update& s) const {
+    WriteWith(s.with, s.recursive, out);
     *out += "UPDATE ";
     WriteName(s.table, out);
     for (size_t i = 0; i < s.assignments.size(); ++i) {
@@ -538,6 +546,7 @@ struct StatementWriter {
     }
   }
   void operator()(const Delete& s) const {
+    WriteWith(s.with, s.recursive, out);
     *out += "DELETE FROM ";
     WriteName(s.table, out);
     if (s.where) {

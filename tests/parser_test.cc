@@ -896,6 +896,11 @@ TEST(ParserRoundTrip, HandWrittenStatementsCoverTheDialect) {
       "SELECT * FROM (WITH x AS (SELECT 1) SELECT * FROM x) AS d JOIN "
       "(WITH y AS (SELECT 2) SELECT * FROM y) AS e",
       "INSERT INTO t WITH x AS (SELECT 1) SELECT * FROM x",
+      "WITH x (a) AS (SELECT 1) INSERT OR REPLACE INTO t SELECT a FROM x",
+      "WITH x AS (SELECT 1 AS a) UPDATE t SET b = (SELECT a FROM x) WHERE "
+      "c IN (SELECT a FROM x)",
+      "WITH RECURSIVE x AS (SELECT 1) DELETE FROM t WHERE a IN (SELECT * "
+      "FROM x)",
       "CREATE VIEW v AS WITH x AS (SELECT 1) SELECT * FROM x",
       "SELECT * FROM a RIGHT JOIN b ON b.x = a.x LEFT JOIN c ON c.y = b.y",
       "SELECT a COLLATE nocase, - b COLLATE \"icu:de\", (a || b) COLLATE "

@@ -1187,7 +1187,49 @@ Status Binder::BindGroupBy(const parser::Select& select, Scope& scope,
   return Status::OK();
 }
 
+namespace {
+
+// A deep copy of a WITH (expanding one changes its tables' SELECTs).
+std::vector<parser::CommonTable> CloneWith(
+    const std::vector<parser::CommonTable>& with) {
+  std::vector<parser::CommonTable> out;
+  for (const parser::CommonTable& c : with) {
+    out.push_back({c.name, c.columns, parser::Clone(*c.select), c.pos});
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<BoundInsert> Binder::BindInsert(const parser::Insert& insert) {
+  if (!insert.with.empty()) {
+    // WITH ... INSERT: the statement as if its SELECT (and the subqueries
+    // of its VALUES) had the WITH.
+    auto copy = std::make_shared<parser::Insert>();
+    std::vector<parser::CommonTable> with = CloneWith(insert.with);
+    copy->on_conflict = insert.on_conflict;
+    copy->table = insert.table;
+    copy->table_pos = insert.table_pos;
+    copy->columns = insert.columns;
+    std::vector<parser::ExprPtr*> exprs;
+    for (const auto& row : insert.rows) {
+      copy->rows.emplace_back();
+      for (const auto& v : row) copy->rows.back().push_back(parser::Clone(*v));
+    }
+    for (auto& row : copy->rows) {
+      for (auto& v : row) exprs.push_back(&v);
+    }
+    std::vector<parser::Select*> selects;
+    if (insert.select) {
+      copy->select = std::make_unique<parser::Select>(
+          std::move(*parser::Clone(*insert.select)));
+      selects.push_back(copy->select.get());
+    }
+    LQ_RETURN_IF_ERROR(
+        parser::ExpandCommonTablesIn(&with, insert.recursive, selects, exprs));
+    held_.push_back(copy);
+    return BindInsert(*copy);
+  }
   BoundInsert out;
   out.on_conflict = insert.on_conflict;
   LQ_ASSIGN_OR_RETURN(out.table,
@@ -1244,6 +1286,26 @@ Result<BoundInsert> Binder::BindInsert(const parser::Insert& insert) {
 }
 
 Result<BoundUpdate> Binder::BindUpdate(const parser::Update& update) {
+  if (!update.with.empty()) {
+    // WITH ... UPDATE: its values' and WHERE's subqueries see the WITH.
+    auto copy = std::make_shared<parser::Update>();
+    std::vector<parser::CommonTable> with = CloneWith(update.with);
+    copy->table = update.table;
+    copy->table_pos = update.table_pos;
+    std::vector<parser::ExprPtr*> exprs;
+    for (const parser::Assignment& a : update.assignments) {
+      copy->assignments.push_back({a.column, a.pos, parser::Clone(*a.value)});
+    }
+    for (parser::Assignment& a : copy->assignments) exprs.push_back(&a.value);
+    if (update.where) {
+      copy->where = parser::Clone(*update.where);
+      exprs.push_back(&copy->where);
+    }
+    LQ_RETURN_IF_ERROR(
+        parser::ExpandCommonTablesIn(&with, update.recursive, {}, exprs));
+    held_.push_back(copy);
+    return BindUpdate(*copy);
+  }
   BoundUpdate out;
   LQ_ASSIGN_OR_RETURN(out.table,
                       FindTable(update.table, update.table_pos, true));
@@ -1289,6 +1351,22 @@ Result<BoundUpdate> Binder::BindUpdate(const parser::Update& update) {
 }
 
 Result<BoundDelete> Binder::BindDelete(const parser::Delete& del) {
+  if (!del.with.empty()) {
+    // WITH ... DELETE: its WHERE's subqueries see the WITH.
+    auto copy = std::make_shared<parser::Delete>();
+    std::vector<parser::CommonTable> with = CloneWith(del.with);
+    copy->table = del.table;
+    copy->table_pos = del.table_pos;
+    std::vector<parser::ExprPtr*> exprs;
+    if (del.where) {
+      copy->where = parser::Clone(*del.where);
+      exprs.push_back(&copy->where);
+    }
+    LQ_RETURN_IF_ERROR(
+        parser::ExpandCommonTablesIn(&with, del.recursive, {}, exprs));
+    held_.push_back(copy);
+    return BindDelete(*copy);
+  }
   BoundDelete out;
   LQ_ASSIGN_OR_RETURN(out.table, FindTable(del.table, del.table_pos, true));
   out.column_names = ColumnNames(*out.table);

@@ -188,6 +188,9 @@ class Binder {
   std::vector<std::unique_ptr<parser::Select>> merged_;
   // The expression whose collation Bind is pinning (Expr::pin_collation).
   const parser::Expr* pinning_ = nullptr;
+  // Statements bound in place of the ones given (WITH ... INSERT, UPDATE,
+  // DELETE, expanded).
+  std::vector<std::shared_ptr<const void>> held_;
   // Tables of views and subqueries made for the statement (BindDerived).
   int64_t derived_tables_ = 0;
   // Per select item of the SELECT being bound, its first output (`*` and

@@ -139,12 +139,25 @@ def main():
     for _ in range(60):
         sql, width, ordered = random_query()
         write_query(out, db, sql, width, ordered)
-    # INSERT ... WITH ... SELECT writes the rows it reads.
-    stmt = ("INSERT INTO sink WITH g AS (SELECT a, count(*) AS n FROM t "
-            "GROUP BY a) SELECT a, n FROM g WHERE a IS NOT NULL")
-    db.execute(stmt)
-    out.write("\nstatement ok\n%s\n" % stmt)
-    write_query(out, db, "SELECT * FROM sink", 2, False)
+    # INSERT ... WITH ... SELECT writes the rows it reads; WITH before
+    # INSERT, UPDATE and DELETE is seen by their SELECTs and subqueries.
+    for stmt in [
+            "INSERT INTO sink WITH g AS (SELECT a, count(*) AS n FROM t "
+            "GROUP BY a) SELECT a, n FROM g WHERE a IS NOT NULL",
+            "WITH g AS (SELECT a, max(c) AS m FROM t GROUP BY a) "
+            "INSERT INTO sink SELECT a + 100, m FROM g WHERE a > 2",
+            "WITH v (x) AS (SELECT 7) INSERT INTO sink VALUES "
+            "((SELECT x FROM v), 0)",
+            "WITH big AS (SELECT a FROM t WHERE c > 6) DELETE FROM sink "
+            "WHERE x IN (SELECT a FROM big)",
+            "WITH m AS (SELECT max(c) AS mc FROM t) UPDATE sink SET "
+            "n = (SELECT mc FROM m) WHERE x = 0"]:
+        db.execute(stmt)
+        out.write("\nstatement ok\n%s\n" % stmt)
+        write_query(out, db, "SELECT * FROM sink", 2, False)
+    out.write("\nstatement error ^NotSupported\nWITH RECURSIVE r AS "
+              "(SELECT 1) DELETE FROM sink\n")
+    write_query(out, db, "SELECT count(*) FROM sink", 1, True)
 
 
 if __name__ == "__main__":
