@@ -159,8 +159,13 @@ std::optional<Value> LookUp(const BoundExpr& e, const Value& x, bool negated) {
     return std::nullopt;
   }
   if (x.is_null()) return Value();
-  const Value v =
-      in.convert_x == Affinity::kNone ? x : ApplyAffinity(x, in.convert_x);
+  // (Copied only when the conversion changes it.)
+  std::optional<Value> converted;
+  if ((in.convert_x == Affinity::kNumeric && x.type() == Type::kText) ||
+      (in.convert_x == Affinity::kText && x.is_numeric())) {
+    converted = ApplyAffinity(x, in.convert_x);
+  }
+  const Value& v = converted ? *converted : x;
   auto less = [&](const Value& a, const Value& b) {
     return CompareValues(a, b, e.collation) < 0;
   };
@@ -323,17 +328,12 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       LQ_ASSIGN_OR_RETURN(Value x0, Evaluate(*e.args[0], ctx));
       LQ_ASSIGN_OR_RETURN(Value lo, Evaluate(*e.args[1], ctx));
       LQ_ASSIGN_OR_RETURN(Value hi, Evaluate(*e.args[2], ctx));
-      // x >= lo AND x <= hi, each compared as Compare does; but a list
-      // between scalar bounds holds when one element lies between them.
-      // Each comparison takes x's collation, else its bound's (SQLite).
+      // x >= lo AND x <= hi, each compared as Compare does, under its own
+      // collation (binder.cc); but a list between scalar bounds holds when
+      // one element lies between them.
       const Collation* lo_collation = e.collation;
-      const Collation* hi_collation = e.collation;
-      if (!CarriedCollation(*e.args[0])) {
-        lo_collation = CarriedCollation(*e.args[1]);
-        hi_collation = CarriedCollation(*e.args[2]);
-        if (!lo_collation) lo_collation = Collation::Binary();
-        if (!hi_collation) hi_collation = Collation::Binary();
-      }
+      const Collation* hi_collation =
+          e.upper_collation ? e.upper_collation : e.collation;
       // (x: x0, or an element of it, a scalar.)
       auto between = [&](const Value& x) -> Result<Value> {
         Affinity ax = e.args[0]->affinity;
@@ -505,7 +505,8 @@ const Collation* ExplicitCollation(const BoundExpr& e) {
 }
 
 const Collation* CarriedCollation(const BoundExpr& e) {
-  if (const Collation* c = ExplicitCollation(e)) return c;
+  // (A column's is found without walking the tree: this runs per row in
+  // CASE x WHEN.)
   if (e.carried) return e.carried;
   switch (e.kind) {
     case BoundExpr::Kind::kColumn:
@@ -515,9 +516,9 @@ const Collation* CarriedCollation(const BoundExpr& e) {
       return CarriedCollation(*e.args[0]);
     case BoundExpr::Kind::kUnary:
       return e.unary_op == parser::UnaryOp::kPlus ? CarriedCollation(*e.args[0])
-                                                  : nullptr;
+                                                  : ExplicitCollation(e);
     default:
-      return nullptr;
+      return ExplicitCollation(e);
   }
 }
 
@@ -623,6 +624,7 @@ BoundExprPtr CloneExpr(const BoundExpr& expr) {
   e->affinity = expr.affinity;
   e->collation = expr.collation;
   e->carried = expr.carried;
+  e->upper_collation = expr.upper_collation;
   e->explicit_collation = expr.explicit_collation;
   e->subquery = expr.subquery;
   e->lookup = expr.lookup;

@@ -104,6 +104,9 @@ struct BoundExpr {
   bool is_list = false;                  // a multi-valued column
   Affinity affinity = Affinity::kNone;   // for comparisons (SQLite's rule)
   const Collation* collation = nullptr;  // for comparisons and LIKE
+  // kBetween: x <= hi's (`collation` is x >= lo's): SQLite decides each
+  // half by its own pair. Null: `collation`.
+  const Collation* upper_collation = nullptr;
   // The collation the value carries into a comparison (CarriedCollation),
   // pinned: a view's computed column carries its own (binary unless it is
   // a column's), as SQLite's flattened views do. Null: as the kind says.

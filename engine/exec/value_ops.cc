@@ -262,6 +262,13 @@ Value ApplyAffinity(const Value& v, Affinity affinity) {
   return v;
 }
 
+void ApplyAffinityTo(Value* v, Affinity affinity) {
+  if ((affinity == Affinity::kNumeric && v->type() == Type::kText) ||
+      (affinity == Affinity::kText && v->is_numeric())) {
+    *v = ApplyAffinity(*v, affinity);
+  }
+}
+
 Value CompareOp(BinaryOp op, const Value& a0, const Value& b0, Affinity aff_a,
                 Affinity aff_b, const Collation* collation) {
   if (a0.is_null() || b0.is_null()) return Value();
@@ -283,8 +290,8 @@ Value CompareOp(BinaryOp op, const Value& a0, const Value& b0, Affinity aff_a,
     both = Affinity::kText;
   }
   if (both != Affinity::kNone) {
-    a = ApplyAffinity(a, both);
-    b = ApplyAffinity(b, both);
+    ApplyAffinityTo(&a, both);
+    ApplyAffinityTo(&b, both);
   }
   int c = CompareValues(a, b, collation);
   bool r = false;

@@ -33,6 +33,9 @@ Affinity AffinityOf(Type declared);
 // affinity turns numeric-looking TEXT into a number; text affinity turns a
 // number into its TEXT rendering.
 Value ApplyAffinity(const Value& v, Affinity affinity);
+// The same in place, touching `*v` only when the affinity changes it (no
+// copy per comparison of a value that already has it).
+void ApplyAffinityTo(Value* v, Affinity affinity);
 // TEXT that is wholly a number (spaces around it aside) as that number,
 // INTEGER or REAL as written (SQLite's sqlite3_value_numeric_type); any
 // other value as it is.

@@ -242,7 +242,9 @@ class PathBuilder {
       return e.kind == Kind::kColumn && e.index == key_.column;
     };
     auto collation_ok = [&](const BoundExpr& e) {
-      return column_.type != Type::kText || e.collation == key_.collation;
+      return column_.type != Type::kText ||
+             (e.collation == key_.collation &&
+              (!e.upper_collation || e.upper_collation == key_.collation));
     };
     const std::string& name = column_.name;
     if (t.kind == Kind::kBinary && on_column(*t.args[0]) &&

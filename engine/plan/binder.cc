@@ -217,6 +217,24 @@ Result<int> Binder::ParamSlot(const Expr& e) {
   return slot;
 }
 
+namespace {
+
+// The collation a comparison of `operands` uses: one written with COLLATE
+// (the first operand's first), else the first one's, else the next's, else
+// binary (SQLite's rule).
+const Collation* ComparisonCollation(
+    const std::vector<const BoundExpr*>& operands) {
+  for (const BoundExpr* a : operands) {
+    if (const Collation* c = ExplicitCollation(*a)) return c;
+  }
+  for (const BoundExpr* a : operands) {
+    if (const Collation* c = CarriedCollation(*a)) return c;
+  }
+  return Collation::Binary();
+}
+
+}  // namespace
+
 Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
   if (e.pin_collation && pinning_ != &e) {
     const Expr* around = pinning_;
@@ -243,22 +261,10 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
     }
     return Status::OK();
   };
-  // Comparisons use a collation written with COLLATE (the left operand's
-  // first), else the left operand's, else the right's.
   auto pick_collation = [&]() {
-    for (const auto& a : out->args) {
-      if (const Collation* c = ExplicitCollation(*a)) {
-        out->collation = c;
-        return;
-      }
-    }
-    for (const auto& a : out->args) {
-      if (const Collation* c = CarriedCollation(*a)) {
-        out->collation = c;
-        return;
-      }
-    }
-    out->collation = Collation::Binary();
+    std::vector<const BoundExpr*> operands;
+    for (const auto& a : out->args) operands.push_back(a.get());
+    out->collation = ComparisonCollation(operands);
   };
   switch (e.kind) {
     case ExprKind::kCollate: {
@@ -378,44 +384,10 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       out->kind = BoundExpr::Kind::kBetween;
       out->negated = e.negated;
       LQ_RETURN_IF_ERROR(bind_args());
-      pick_collation();
-      // SQLite compares x >= lo and x <= hi each under its own pair's
-      // collation: when a COLLATE written on one bound makes them differ,
-      // it is bound as that (NOT (...) for NOT BETWEEN).
-      auto pair = [&](const BoundExpr& a, const BoundExpr& b) {
-        const Collation* c = ExplicitCollation(a);
-        if (!c) c = ExplicitCollation(b);
-        if (!c) c = CarriedCollation(a);
-        if (!c) c = CarriedCollation(b);
-        return c ? c : Collation::Binary();
-      };
-      if (!out->args[0]->is_list && pair(*out->args[0], *out->args[1]) !=
-                                        pair(*out->args[0], *out->args[2])) {
-        auto compare = [&](parser::BinaryOp op, size_t bound) {
-          auto c = std::make_unique<Expr>();
-          c->kind = ExprKind::kBinary;
-          c->binary_op = op;
-          c->pos = e.pos;
-          c->args.push_back(parser::Clone(*e.args[0]));
-          c->args.push_back(parser::Clone(*e.args[bound]));
-          return c;
-        };
-        auto both = std::make_unique<Expr>();
-        both->kind = ExprKind::kBinary;
-        both->binary_op = parser::BinaryOp::kAnd;
-        both->pos = e.pos;
-        both->args.push_back(compare(parser::BinaryOp::kGe, 1));
-        both->args.push_back(compare(parser::BinaryOp::kLe, 2));
-        if (e.negated) {
-          auto no = std::make_unique<Expr>();
-          no->kind = ExprKind::kUnary;
-          no->unary_op = parser::UnaryOp::kNot;
-          no->pos = e.pos;
-          no->args.push_back(std::move(both));
-          both = std::move(no);
-        }
-        return Bind(*both, scope);
-      }
+      // SQLite compares x >= lo and x <= hi each under its own pair's.
+      const BoundExpr* x = out->args[0].get();
+      out->collation = ComparisonCollation({x, out->args[1].get()});
+      out->upper_collation = ComparisonCollation({x, out->args[2].get()});
       return out;
     }
     case ExprKind::kSubquery:
@@ -522,12 +494,8 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
     value->is_list =
         inner->outputs[0]->is_list || inner->outputs[0]->type == Type::kList;
   }
-  const Collation* inner_collation = sub->kind == BoundSubquery::Kind::kIn
-                                         ? CarriedCollation(*inner->outputs[0])
-                                         : nullptr;
-  const Collation* inner_written = sub->kind == BoundSubquery::Kind::kIn
-                                       ? ExplicitCollation(*inner->outputs[0])
-                                       : nullptr;
+  // (It stays where it is when the select moves.)
+  const BoundExpr* column = inner->outputs[0].get();
   sub->select = std::make_shared<const BoundSelect>(std::move(*inner));
   if (value->kind == BoundExpr::Kind::kSubqueryRun) {
     value->subquery = std::move(sub);
@@ -540,13 +508,8 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
   out->pos = e.pos;
   out->negated = e.negated;
   LQ_ASSIGN_OR_RETURN(BoundExprPtr x, Bind(*e.args[0], scope));
-  // SQLite: as x = column compares: a collation written with COLLATE (x's
-  // first), else x's, else the subquery column's.
-  out->collation = ExplicitCollation(*x);
-  if (!out->collation) out->collation = inner_written;
-  if (!out->collation) out->collation = CarriedCollation(*x);
-  if (!out->collation) out->collation = inner_collation;
-  if (!out->collation) out->collation = Collation::Binary();
+  // SQLite: as x = column compares.
+  out->collation = ComparisonCollation({x.get(), column});
   out->args.push_back(std::move(x));
   out->args.push_back(std::move(value));
   return out;

@@ -543,10 +543,10 @@ class Inliner {
   // Whether `e` (part of a WHERE term) reads only columns of sources[at]
   // that `inner` (its SELECT) gives as its grouping columns, as plain
   // columns: then the term holds for a row of its rows exactly when it
-  // holds for the rows of the tables that make it. `refs` collects them.
+  // holds for the rows of the tables that make it. `*reads` is set when it
+  // reads one.
   static bool OnGroupColumns(const Expr& e, const std::vector<Source>& sources,
-                             size_t at, const Select& inner,
-                             std::vector<const Expr*>* refs) {
+                             size_t at, const Select& inner, bool* reads) {
     if (e.subquery) return false;
     if (IsAggregateCall(e)) return false;
     if (e.kind == ExprKind::kColumn) {
@@ -567,11 +567,11 @@ class Inliner {
         }
         if (!grouped) return false;
       }
-      refs->push_back(&e);
+      *reads = true;
       return true;
     }
     for (const ExprPtr& a : e.args) {
-      if (a && !OnGroupColumns(*a, sources, at, inner, refs)) return false;
+      if (a && !OnGroupColumns(*a, sources, at, inner, reads)) return false;
     }
     return true;
   }
@@ -603,8 +603,8 @@ class Inliner {
     };
     split(*s.where);
     for (const Expr* t : terms) {
-      std::vector<const Expr*> refs;
-      if (!OnGroupColumns(*t, sources, at, *inner, &refs) || refs.empty()) {
+      bool reads = false;
+      if (!OnGroupColumns(*t, sources, at, *inner, &reads) || !reads) {
         continue;
       }
       ExprPtr pushed = parser::Clone(*t);
