@@ -15,7 +15,7 @@ import random
 import sqlite3
 import sys
 
-from slt_out import write_query, write_setup
+from slt_out import write_cases, write_setup
 
 SEED = 41
 rng = random.Random(SEED)
@@ -129,13 +129,7 @@ def main():
               "rows.\n")
     t_rows, u_rows = make_rows()
     write_setup(out, db, SCHEMA, [("t", t_rows), ("u", u_rows)])
-    for sql, width, ordered in FIXED:
-        write_query(out, db, sql, width, ordered)
-    for kind, sql in ERRORS:
-        out.write("\nstatement error ^%s\n%s\n" % (kind, sql))
-    for _ in range(100):
-        sql, width, ordered = random_query()
-        write_query(out, db, sql, width, ordered)
+    write_cases(out, db, FIXED, ERRORS, 100, random_query)
 
 
 if __name__ == "__main__":

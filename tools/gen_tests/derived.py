@@ -16,7 +16,7 @@ import random
 import sqlite3
 import sys
 
-from slt_out import write_query, write_setup
+from slt_out import write_cases, write_query, write_setup
 
 SEED = 23
 rng = random.Random(SEED)
@@ -227,13 +227,7 @@ def main():
               "rows, against SQLite's rows.\n")
     t_rows, u_rows = make_rows()
     write_setup(out, db, SCHEMA + VIEWS, [("t", t_rows), ("u", u_rows)])
-    for sql, width, ordered in FIXED:
-        write_query(out, db, sql, width, ordered)
-    for kind, sql in ERRORS:
-        out.write("\nstatement error ^%s\n%s\n" % (kind, sql))
-    for _ in range(120):
-        sql, width, ordered = random_query()
-        write_query(out, db, sql, width, ordered)
+    write_cases(out, db, FIXED, ERRORS, 120, random_query)
     # Their rows are made for each statement: a write is seen by the next.
     for stmt in ["INSERT INTO t VALUES (41, 5, 1.0, 'new', 7)",
                  "DELETE FROM t WHERE a = 2",

@@ -13,7 +13,7 @@ import random
 import sqlite3
 import sys
 
-from slt_out import write_query, write_setup
+from slt_out import write_cases, write_setup
 
 SEED = 3
 rng = random.Random(SEED)
@@ -160,13 +160,7 @@ def main():
               "# LEFT JOIN against SQLite's rows.\n")
     a, b, c = rows()
     write_setup(out, db, SCHEMA, [("a", a), ("b", b), ("c", c)])
-    for sql, width, ordered in FIXED:
-        write_query(out, db, sql, width, ordered)
-    for kind, sql in ERRORS:
-        out.write("\nstatement error ^%s\n%s\n" % (kind, sql))
-    for _ in range(150):
-        sql, width, ordered = random_query()
-        write_query(out, db, sql, width, ordered)
+    write_cases(out, db, FIXED, ERRORS, 150, random_query)
 
 
 if __name__ == "__main__":

@@ -59,3 +59,15 @@ def write_query(out, db, sql, width, ordered):
     for r in shown:
         for v in r:
             out.write(v + "\n")
+
+
+def write_cases(out, db, queries, errors, more=0, make_query=None):
+    """The `query` records of (sql, width, ordered) `queries`, the `statement
+    error` records of (kind, sql) `errors`, then `more` records of
+    `make_query()` (each a (sql, width, ordered) too)."""
+    for sql, width, ordered in queries:
+        write_query(out, db, sql, width, ordered)
+    for kind, sql in errors:
+        out.write("\nstatement error ^%s\n%s\n" % (kind, sql))
+    for _ in range(more):
+        write_query(out, db, *make_query())

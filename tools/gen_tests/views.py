@@ -15,7 +15,7 @@ import random
 import sqlite3
 import sys
 
-from slt_out import write_query, write_setup
+from slt_out import write_cases, write_query, write_setup
 
 SEED = 11
 rng = random.Random(SEED)
@@ -190,13 +190,7 @@ def main():
               "# Views and subqueries in FROM against SQLite's rows.\n")
     t_rows, u_rows = make_rows()
     write_setup(out, db, SCHEMA + VIEWS, [("t", t_rows), ("u", u_rows)])
-    for sql, width, ordered in FIXED:
-        write_query(out, db, sql, width, ordered)
-    for kind, sql in ERRORS:
-        out.write("\nstatement error ^%s\n%s\n" % (kind, sql))
-    for _ in range(80):
-        sql, width, ordered = random_query()
-        write_query(out, db, sql, width, ordered)
+    write_cases(out, db, FIXED, ERRORS, 80, random_query)
     # Views go with DROP VIEW; the tables they read stay, and a view whose
     # table is dropped fails where it is read.
     for stmt in ["DROP VIEW v3", "DROP VIEW IF EXISTS v3",

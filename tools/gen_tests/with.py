@@ -14,7 +14,7 @@ import random
 import sqlite3
 import sys
 
-from slt_out import write_query, write_setup
+from slt_out import write_cases, write_query, write_setup
 
 SEED = 31
 rng = random.Random(SEED)
@@ -132,13 +132,7 @@ def main():
               "# Common table expressions (WITH) against SQLite's rows.\n")
     t_rows, u_rows = make_rows()
     write_setup(out, db, SCHEMA, [("t", t_rows), ("u", u_rows)])
-    for sql, width, ordered in FIXED:
-        write_query(out, db, sql, width, ordered)
-    for kind, sql in ERRORS:
-        out.write("\nstatement error ^%s\n%s\n" % (kind, sql))
-    for _ in range(60):
-        sql, width, ordered = random_query()
-        write_query(out, db, sql, width, ordered)
+    write_cases(out, db, FIXED, ERRORS, 60, random_query)
     # INSERT ... WITH ... SELECT writes the rows it reads; WITH before
     # INSERT, UPDATE and DELETE is seen by their SELECTs and subqueries.
     for stmt in [
