@@ -8,6 +8,7 @@
 #include "engine/plan/plan.h"
 #include "indexes/key_codec.h"
 #include "indexes/row_format.h"
+#include "parser/parse_error.h"
 
 namespace levelql {
 namespace {
@@ -80,9 +81,8 @@ Status MakeDerivedRows(const BoundSubquery& sub, ExecContext* ctx,
         static_cast<int64_t>(key.size() + value.size() + 64);  // map node
     if (ctx->derived_bytes > ctx->sort_memory_bytes) {
       return Status::LimitExceeded(
-          "the rows of " + table.name + " (a view or subquery in FROM, at " +
-          std::to_string(sub.pos.line) + ":" + std::to_string(sub.pos.column) +
-          ") exceed sort_memory_bytes (" +
+          "the rows of " + table.name + " (a view or subquery in FROM " +
+          parser::Place(sub.pos) + ") exceed sort_memory_bytes (" +
           std::to_string(ctx->sort_memory_bytes) + " bytes)");
     }
     ctx->derived_digest =
