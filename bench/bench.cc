@@ -62,10 +62,23 @@ const char* MetText(Outcome::Met m) {
       return "WRONG RESULTS";
     case Outcome::Met::kNotImplemented:
       return "not implemented";
+    case Outcome::Met::kBelowFloor:
+      return "NO (floor)";
     case Outcome::Met::kNotApplicable:
       break;
   }
   return "n/a";
+}
+
+std::string Outcome::FullNote() const {
+  if (std::isnan(floor_ratio)) return note;
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.2fx", floor_ratio);
+  std::string text = "LevelDB floor (" + floor_what + "): " + ratio;
+  const bool missed =
+      higher_is_better ? floor_ratio < goal_value : floor_ratio > goal_value;
+  if (missed) text += ", itself past the goal";
+  return note.empty() ? text : note + "; " + text;
 }
 
 // A value in an outcome's unit, as the table shows it.
@@ -356,6 +369,16 @@ Outcome& Bench::AddOutcome(Outcome o, bool results_ok) {
   }
   outcomes_.push_back(std::move(o));
   return outcomes_.back();
+}
+
+void Bench::SetFloor(Outcome& o, const Measure& floor, const Measure& baseline,
+                     std::string what) {
+  if (!floor.measured() || !baseline.measured()) return;
+  o.floor_ratio = floor.median / baseline.median;
+  o.floor_what = std::move(what);
+  const bool missed = o.higher_is_better ? o.floor_ratio < o.goal_value
+                                         : o.floor_ratio > o.goal_value;
+  if (o.met == Outcome::Met::kNo && missed) o.met = Outcome::Met::kBelowFloor;
 }
 
 void Bench::AddNotImplemented(const std::string& workload,

@@ -80,9 +80,15 @@ struct Outcome {
     kNo,
     kNotApplicable,
     kNotImplemented,  // the engine lacks the feature the goal is about
-    kWrongResults
+    kWrongResults,
+    kBelowFloor  // missed, and LevelDB's floor alone misses it too
   } met = Met::kNotApplicable;
   std::string note;
+  // The least LevelDB work the query needs, timed on its own (a raw
+  // program: RawStore's floors), as a ratio in the goal's terms, and what
+  // it does; NAN when not measured.
+  double floor_ratio = NAN;
+  std::string floor_what;
 
   // measured / goal, oriented so that <= 1 means the goal is met.
   double Normalized() const {
@@ -91,6 +97,8 @@ struct Outcome {
   }
   // "levelql 61.0-70.2 us, SQLite 21.1-23.0 us": min-max of the runs.
   std::string SpreadText() const;
+  // The note, and what the floor says when one was measured.
+  std::string FullNote() const;
 };
 
 const char* MetText(Outcome::Met m);
@@ -224,6 +232,11 @@ class Bench {
   // Adds `o` after deciding o.met from its ratio and goal (wrong results
   // when `results_ok` is false).
   Outcome& AddOutcome(Outcome o, bool results_ok);
+  // Records on `o` the floor `floor` (what it does: `what`) against the
+  // goal's baseline; a missed goal whose floor misses it too becomes
+  // kBelowFloor: no engine on LevelDB's API can meet it this way.
+  static void SetFloor(Outcome& o, const Measure& floor,
+                       const Measure& baseline, std::string what);
   // A row for a goal the engine cannot be measured against yet.
   void AddNotImplemented(const std::string& workload, const std::string& what,
                          const std::string& goal, const std::string& why);

@@ -6,11 +6,13 @@
 #include <leveldb/write_batch.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "bench/bench_util.h"
 #include "bench/leveldb_setup.h"
@@ -534,6 +536,7 @@ void SqliteEngine::InsertBatch(std::span<const Action> rows) {
 RawStore::RawStore(std::string path) : path_(std::move(path)) {}
 
 RawStore::~RawStore() {
+  kept_.reset();
   db_.reset();  // before the cache and filter it uses
 }
 
@@ -548,12 +551,14 @@ void RawStore::Open(size_t cache_bytes) {
 }
 
 void RawStore::Close() {
+  kept_.reset();
   db_.reset();  // before the cache and filter it uses
   cache_.reset();
   filter_.reset();
 }
 
 void RawStore::InsertBatch(std::span<const Action> rows) {
+  kept_.reset();
   leveldb::WriteBatch b;
   for (const Action& a : rows) {
     std::string id = BigEndian(OrderedInt(a.id));
@@ -570,6 +575,7 @@ void RawStore::InsertBatch(std::span<const Action> rows) {
 }
 
 void RawStore::BuildStampIndex() {
+  kept_.reset();
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(Reading()));
   leveldb::WriteBatch b;
   int pending = 0;
@@ -686,6 +692,207 @@ int64_t RawStore::GetRow(int64_t id, RowConsumer* rows, uint64_t* sink) {
   AppendDouble(score, &r);
   rows->Add(std::move(r));
   return 1;
+}
+
+leveldb::Iterator* RawStore::Kept() {
+  if (!kept_) kept_.reset(db_->NewIterator(Reading()));
+  return kept_.get();
+}
+
+namespace {
+
+// The stamp of a 'u' entry: "u" + userid + ~stamp + id, 8 bytes each.
+int64_t UserEntryStamp(const leveldb::Slice& key) {
+  return static_cast<int64_t>(~ReadBigEndian(key.data() + 9) ^ (1ULL << 63));
+}
+
+// Reads row `ordered_id` into *value (a missing row is corruption).
+void GetRowValue(leveldb::DB* db, const leveldb::Slice& ordered_id,
+                 std::string* value) {
+  leveldb::Status s =
+      db->Get(Reading(), Concat("r", ordered_id.ToString()), value);
+  if (!s.ok()) Die("raw LevelDB: missing row for an index entry");
+}
+
+}  // namespace
+
+int64_t RawStore::UserPage(int64_t userid, int64_t offset, int64_t limit,
+                           bool fetch, RowConsumer* rows, uint64_t* sink) {
+  leveldb::Iterator* it = Kept();
+  const std::string prefix = Concat("u", BigEndian(OrderedInt(userid)));
+  std::string value;
+  int64_t n = 0;
+  it->Seek(prefix);
+  for (int64_t i = 0;
+       i < offset + limit && it->Valid() && it->key().starts_with(prefix);
+       ++i, it->Next()) {
+    if (i < offset) continue;
+    ++n;
+    if (!fetch) {
+      *sink += static_cast<uint64_t>(it->key().size());
+      continue;
+    }
+    GetRowValue(db_.get(), leveldb::Slice(it->key().data() + 17, 8), &value);
+    if (rows) {
+      rows->Add(Concat("t", RowName(value)));
+    } else {
+      *sink += RowName(value).size();
+    }
+  }
+  return n;
+}
+
+int64_t RawStore::StampPage(int64_t offset, int64_t limit, RowConsumer* rows,
+                            uint64_t* sink) {
+  leveldb::Iterator* it = Kept();
+  std::string value;
+  int64_t n = 0;
+  it->Seek("s");
+  for (int64_t i = 0;
+       i < offset + limit && it->Valid() && it->key().starts_with("s");
+       ++i, it->Next()) {
+    if (i < offset) continue;
+    ++n;
+    GetRowValue(db_.get(), leveldb::Slice(it->key().data() + 9, 8), &value);
+    const int64_t id = static_cast<int64_t>(
+        ReadBigEndian(it->key().data() + 9) ^ (1ULL << 63));
+    const int64_t stamp =
+        static_cast<int64_t>(ReadBigEndian(value.data() + 8) ^ (1ULL << 63));
+    if (rows) {
+      rows->Add(Concat(Concat("i", std::to_string(id)),
+                       Concat(Concat("\x1ft", RowName(value)),
+                              Concat("\x1fi", std::to_string(stamp)))));
+    } else {
+      *sink += static_cast<uint64_t>(id + stamp) + RowName(value).size();
+    }
+  }
+  return n;
+}
+
+int64_t RawStore::CountOr(const std::string& c, const std::string& n) {
+  IdRange a(db_.get(), Concat(Concat("c", c), std::string(1, '\0')));
+  IdRange b(db_.get(), Concat(Concat("n", n), std::string(1, '\0')));
+  int64_t count = 0;
+  while (a.Valid() || b.Valid()) {
+    if (!b.Valid() || (a.Valid() && a.id() < b.id())) {
+      a.Next();
+    } else if (!a.Valid() || b.id() < a.id()) {
+      b.Next();
+    } else {
+      a.Next();
+      b.Next();
+    }
+    ++count;
+  }
+  return count;
+}
+
+void RawStore::CountCategories(RowConsumer* rows, uint64_t* sink) {
+  leveldb::Iterator* it = Kept();
+  std::string category;  // of the run being counted
+  int64_t count = 0;
+  auto emit = [&] {
+    if (count == 0) return;
+    if (rows) {
+      rows->Add(Concat(Concat("t", category),
+                       Concat("\x1fi", std::to_string(count))));
+    } else {
+      *sink += category.size() + static_cast<uint64_t>(count);
+    }
+  };
+  // Entries are "c" + category + NUL + 8-byte id.
+  for (it->Seek("c"); it->Valid() && it->key().starts_with("c"); it->Next()) {
+    const leveldb::Slice key = it->key();
+    const std::string_view text(key.data() + 1, key.size() - 10);
+    if (count > 0 && text == category) {
+      ++count;
+      continue;
+    }
+    emit();
+    category.assign(text);
+    count = 1;
+  }
+  emit();
+}
+
+bool RawStore::HasUsers() {
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(Reading()));
+  it->Seek("p");
+  return it->Valid() && it->key().starts_with("p");
+}
+
+void RawStore::AddUsers() {
+  kept_.reset();
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(Reading()));
+  leveldb::WriteBatch b;
+  // Every distinct userid of the 'u' entries, one seek past each.
+  for (it->Seek("u"); it->Valid() && it->key().starts_with("u");) {
+    const uint64_t ordered = ReadBigEndian(it->key().data() + 1);
+    const int64_t userid = static_cast<int64_t>(ordered ^ (1ULL << 63));
+    b.Put(Concat("p", BigEndian(ordered)), "user " + std::to_string(userid));
+    it->Seek(Concat("u", BigEndian(ordered + 1)));
+  }
+  leveldb::Status s = db_->Write(leveldb::WriteOptions(), &b);
+  if (!s.ok()) Die("raw LevelDB: " + s.ToString());
+}
+
+int64_t RawStore::UserJoinPage(int64_t userid, int64_t limit, RowConsumer* rows,
+                               uint64_t* sink) {
+  const std::string ordered = BigEndian(OrderedInt(userid));
+  std::string name;
+  leveldb::Status s = db_->Get(Reading(), Concat("p", ordered), &name);
+  if (s.IsNotFound()) return 0;
+  if (!s.ok()) Die("raw LevelDB: " + s.ToString());
+  leveldb::Iterator* it = Kept();
+  const std::string prefix = Concat("u", ordered);
+  int64_t n = 0;
+  for (it->Seek(prefix);
+       n < limit && it->Valid() && it->key().starts_with(prefix);
+       ++n, it->Next()) {
+    const int64_t stamp = UserEntryStamp(it->key());
+    if (rows) {
+      rows->Add(
+          Concat(Concat("t", name), Concat("\x1fi", std::to_string(stamp))));
+    } else {
+      *sink += name.size() + static_cast<uint64_t>(stamp);
+    }
+  }
+  return n;
+}
+
+void RawStore::CountUsersLike(const std::string& prefix, RowConsumer* rows,
+                              uint64_t* sink) {
+  const std::string lower = Lower(prefix);
+  std::vector<std::string> matched;  // the users' ordered ids
+  leveldb::Iterator* it = Kept();
+  for (it->Seek("p"); it->Valid() && it->key().starts_with("p"); it->Next()) {
+    const leveldb::Slice name = it->value();
+    bool match = name.size() >= lower.size();
+    for (size_t i = 0; match && i < lower.size(); ++i) {
+      char c = name[i];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+      match = c == lower[i];
+    }
+    if (match) matched.emplace_back(it->key().data() + 1, 8);
+  }
+  int64_t count = 0;
+  int64_t max = 0;
+  for (const std::string& user : matched) {
+    const std::string key_prefix = Concat("u", user);
+    for (it->Seek(key_prefix); it->Valid() && it->key().starts_with(key_prefix);
+         it->Next()) {
+      const int64_t stamp = UserEntryStamp(it->key());
+      max = count == 0 ? stamp : std::max(max, stamp);
+      ++count;
+    }
+  }
+  if (rows) {
+    rows->Add(Concat(
+        Concat("i", std::to_string(count)),
+        count ? Concat("\x1fi", std::to_string(max)) : std::string("\x1fn")));
+  } else {
+    *sink += static_cast<uint64_t>(count + max);
+  }
 }
 
 }  // namespace levelql::bench

@@ -36,6 +36,7 @@ namespace leveldb {
 class DB;
 class Cache;
 class FilterPolicy;
+class Iterator;
 }  // namespace leveldb
 
 namespace levelql::bench {
@@ -171,11 +172,45 @@ class RawStore {
   // SELECT * renders it; 0 or 1.
   int64_t GetRow(int64_t id, RowConsumer* rows, uint64_t* sink);
 
+  // Floors: the least LevelDB work each query needs, on one iterator kept
+  // between queries (as levelql's iterator pool keeps its own); any write
+  // ends it. Each emits its rows as the query renders them.
+  //
+  // W2: the names of a user's entries offset..offset+limit-1, newest
+  // first, one Get each. With fetch false the entries are only stepped and
+  // nothing is emitted: a lower bound for a covering read (W2b), as these
+  // entries hold no name.
+  int64_t UserPage(int64_t userid, int64_t offset, int64_t limit, bool fetch,
+                   RowConsumer* rows, uint64_t* sink);
+  // W6: id, name, stamp of the by_stamp entries offset..offset+limit-1.
+  int64_t StampPage(int64_t offset, int64_t limit, RowConsumer* rows,
+                    uint64_t* sink);
+  // W4c: how many rows have category = c OR country = n (ids merged, no
+  // row read).
+  int64_t CountOr(const std::string& c, const std::string& n);
+  // W10: category and count of each run of equal categories, in order.
+  void CountCategories(RowConsumer* rows, uint64_t* sink);
+  // The users table of W11 ('p' + userid -> "user N", for every userid of
+  // the actions); HasUsers: whether it was made.
+  bool HasUsers();
+  void AddUsers();
+  // W11: the user's name and the stamps of their newest `limit` actions.
+  int64_t UserJoinPage(int64_t userid, int64_t limit, RowConsumer* rows,
+                       uint64_t* sink);
+  // W11s: COUNT(*) and MAX(stamp) of the actions of the users whose name
+  // starts with `prefix` (ASCII, any case, as LIKE 'prefix%').
+  void CountUsersLike(const std::string& prefix, RowConsumer* rows,
+                      uint64_t* sink);
+
  private:
   std::string path_;
   std::unique_ptr<leveldb::Cache> cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   std::unique_ptr<leveldb::DB> db_;
+  std::unique_ptr<leveldb::Iterator> kept_;  // see Kept()
+
+  // The iterator the floors share, made on first use after a write.
+  leveldb::Iterator* Kept();
 };
 
 // Renders one value the way ResultRows does.

@@ -23,7 +23,8 @@ struct LevelDbSetup {
   explicit LevelDbSetup(size_t cache_bytes);
 };
 
-// levelql reads with checksums verified (engine/storage/kv_store.cc); so do
+// levelql reads through PreadEnv, which verifies every block's checksum, and
+// asks LevelDB for no check of its own (engine/storage/kv_store.cc); so do
 // the bench's raw reads.
 leveldb::ReadOptions Reading();
 

@@ -105,8 +105,9 @@ void Report::PrintTable() const {
                  "the runs; ratio is in the goal's terms.\n";
   }
   for (const Outcome& o : b_.outcomes_) {
-    if (!o.note.empty())
-      std::cout << "  " << o.workload << ": " << o.note << "\n";
+    if (const std::string note = o.FullNote(); !note.empty()) {
+      std::cout << "  " << o.workload << ": " << note << "\n";
+    }
   }
   for (const SetupStep& s : b_.setup_) {
     std::cout << "  setup: " << s.what << ": levelql "
@@ -192,7 +193,9 @@ void Report::WriteJson(const std::string& path) const {
     j.Key("met");
     j.String(MetText(o.met));
     j.Key("note");
-    j.String(o.note);
+    j.String(o.FullNote());
+    j.Key("floor_ratio");
+    j.Number(o.floor_ratio);
     j.EndObject();
   }
   j.EndArray();

@@ -48,18 +48,36 @@ void Bench::RunW2() {
         include ? "by_user_name,IndexOnly,!Sort,!TopK" : "by_user,!Sort,!TopK");
     auto lq = lq_->Prepare(sql);
     auto sq = sq_->Prepare(sql);
-    CheckResults(w, *lq, *sq, params, /*ordered=*/true);
-    auto t =
-        TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params)});
+    // The floor: the user's 30 entries, and (W2) a Get of the last 10 rows.
+    // W2b's raw entries hold no name, so its floor only steps them (a lower
+    // bound, with no rows to compare).
+    auto raw_page = [this, include](const ParamList& p, RowConsumer* rows) {
+      uint64_t sink = 0;
+      raw_->UserPage(std::get<int64_t>(p[0]), 20, 10, !include, rows, &sink);
+      sink_ ^= sink;
+    };
+    CheckResults(w, *lq, *sq, params, /*ordered=*/true,
+                 include ? RawFn() : RawFn(raw_page));
+    auto t = TimePerQuery(params.size(),
+                          {RunAll(*lq, params), RunAll(*sq, params), [&] {
+                             for (const ParamList& p : params)
+                               raw_page(p, nullptr);
+                           }});
     const Measure& a = t[0];
     const Measure& b = t[1];
     if (include) {
-      AddLatency(w, "page 3 of a user, INCLUDE (name)", a, b, 0.5).note =
+      Outcome& o =
+          AddLatency(w, "page 3 of a user, INCLUDE (name)", a, b, 0.5, t[2]);
+      o.note =
           "levelql (userid, stamp DESC) INCLUDE (name) vs SQLite's covering "
           "(userid, stamp DESC, name)";
+      SetFloor(o, t[2], b,
+               "one seek and 30 entries stepped, no name read: a lower bound");
     } else {
-      AddLatency(w, "userid = ? ORDER BY stamp DESC LIMIT 10 OFFSET 20", a, b,
-                 1.0);
+      Outcome& o =
+          AddLatency(w, "userid = ? ORDER BY stamp DESC LIMIT 10 OFFSET 20", a,
+                     b, 1.0, t[2]);
+      SetFloor(o, t[2], b, "one seek, 30 entries stepped, 10 Gets");
     }
   }
 }
@@ -147,6 +165,8 @@ void Bench::RunW4() {
       "raw: merge union of the two ranges, plus a Get of each row; "
       "levelql / raw = " +
       FormatRatio(t[0].median / t[2].median);
+  SetFloor(outcomes_.back(), t[2], t[1],
+           "the two ranges merged, a Get per row");
 
   // W4c (not in the issue): the same OR counted. Only the primary keys are
   // needed, so levelql answers from the union of the two index ranges and
@@ -156,14 +176,24 @@ void Bench::RunW4() {
   RecordPlan("W4c", count_sql, params[0], "Union,IndexOnly,!Fetch");
   auto lqc = lq_->Prepare(count_sql);
   auto sqc = sq_->Prepare(count_sql);
-  CheckResults("W4c", *lqc, *sqc, params, false);
-  auto tc =
-      TimePerQuery(params.size(), {RunAll(*lqc, params), RunAll(*sqc, params)});
-  AddLatency("W4c", "COUNT(*) WHERE category = ? OR country = ? (extra)", tc[0],
-             tc[1], 1.0)
-      .note =
+  auto raw_count = [this](const ParamList& p, RowConsumer* rows) {
+    const int64_t n =
+        raw_->CountOr(std::get<std::string>(p[0]), std::get<std::string>(p[1]));
+    if (rows) rows->Add(Concat("i", std::to_string(n)));
+  };
+  CheckResults("W4c", *lqc, *sqc, params, false, raw_count);
+  auto tc = TimePerQuery(params.size(),
+                         {RunAll(*lqc, params), RunAll(*sqc, params), [&] {
+                            for (const ParamList& p : params)
+                              raw_count(p, nullptr);
+                          }});
+  Outcome& o =
+      AddLatency("W4c", "COUNT(*) WHERE category = ? OR country = ? (extra)",
+                 tc[0], tc[1], 1.0, tc[2]);
+  o.note =
       "not in the issue: only primary keys are needed, so levelql makes "
       "rows from the union's keys and fetches none";
+  SetFloor(o, tc[2], tc[1], "the two ranges merged and counted");
 }
 
 void Bench::RunW5() {
@@ -238,15 +268,34 @@ void Bench::RunW6(const StampIndex& index) {
       Concat(index.name, index.ranked ? ",!Sort,!TopK" : ",Skip,!Sort,!TopK"));
   auto lq = lq_->Prepare(by_offset);
   auto sq = sq_->Prepare(by_offset);
-  CheckResults(w, *lq, *sq, params, /*ordered=*/true);
+  // The floor of a plain index: every entry before the page stepped, then
+  // a Get of each of its rows. (A ranked index is not bound by it.)
+  auto raw_page = [this](const ParamList& p, RowConsumer* rows) {
+    uint64_t sink = 0;
+    raw_->StampPage(std::get<int64_t>(p[0]), 10, rows, &sink);
+    sink_ ^= sink;
+  };
+  CheckResults(w, *lq, *sq, params, /*ordered=*/true,
+               index.ranked ? RawFn() : RawFn(raw_page));
   RowCollector expected;  // the page, as SQLite returns it
   sq->Run(params[0], &expected, nullptr);
-  auto t =
-      TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params)});
-  AddLatency(w, what, t[0], t[1], goal).note =
-      index.ranked ? "levelql reads the ranked index, SQLite its plain by_stamp"
+  std::vector<std::function<void()>> runs = {RunAll(*lq, params),
+                                             RunAll(*sq, params)};
+  if (!index.ranked) {
+    runs.push_back([&] {
+      for (const ParamList& p : params) raw_page(p, nullptr);
+    });
+  }
+  auto t = TimePerQuery(params.size(), runs);
+  Outcome& added =
+      AddLatency(w, what, t[0], t[1], goal, index.ranked ? Measure{} : t[2]);
+  added.note = index.ranked
+                   ? "levelql reads the ranked index, SQLite its plain by_stamp"
                    : "";
   if (index.ranked) return;  // W6t is about tokens, not the index kind
+  SetFloor(
+      added, t[2], t[1],
+      "one seek, " + std::to_string(offset + 10) + " entries stepped, 10 Gets");
 
   // The same page by continuation token: the cost of page N given the
   // token of page N-1, against the cost of page 1. The statement's LIMIT
@@ -459,15 +508,30 @@ void Bench::RunGroupCount(const std::string& w, const std::string& index) {
   std::vector<ParamList> params(Queries(options_.check_only, 3, 1));
   auto lq = lq_->Prepare(sql);
   auto sq = sq_->Prepare(sql);
-  CheckResults(w, *lq, *sq, params, /*ordered=*/true);
-  auto t =
-      TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params)});
-  AddLatency(w,
-             "COUNT(*) per category (GROUP BY over an index)" +
-                 std::string(w == "W10r" ? ", ranked index" : ""),
-             t[0], t[1], 0.5)
-      .note = "both read an index on category in order" +
-              std::string(w == "W10r" ? " (levelql's ranked)" : "");
+  // The floor of a plain index: every entry stepped, runs counted.
+  const bool ranked = w == "W10r";
+  auto raw_count = [this](const ParamList&, RowConsumer* rows) {
+    uint64_t sink = 0;
+    raw_->CountCategories(rows, &sink);
+    sink_ ^= sink;
+  };
+  CheckResults(w, *lq, *sq, params, /*ordered=*/true,
+               ranked ? RawFn() : RawFn(raw_count));
+  std::vector<std::function<void()>> runs = {RunAll(*lq, params),
+                                             RunAll(*sq, params)};
+  if (!ranked) {
+    runs.push_back([&] {
+      for (const ParamList& p : params) raw_count(p, nullptr);
+    });
+  }
+  auto t = TimePerQuery(params.size(), runs);
+  Outcome& o = AddLatency(w,
+                          "COUNT(*) per category (GROUP BY over an index)" +
+                              std::string(ranked ? ", ranked index" : ""),
+                          t[0], t[1], 0.5, ranked ? Measure{} : t[2]);
+  o.note = "both read an index on category in order" +
+           std::string(ranked ? " (levelql's ranked)" : "");
+  if (!ranked) SetFloor(o, t[2], t[1], "every entry stepped, runs counted");
 }
 
 // A users table (one row per user of actions), made on demand in both
@@ -479,6 +543,10 @@ void Bench::EnsureUsers() {
       ->Run({}, &found, nullptr);
   const bool in_levelql = LevelqlHasTable("users");
   const bool in_sqlite = !found.rows.empty();
+  if (!raw_->HasUsers()) {
+    raw_->AddUsers();  // untimed: the raw store only serves the floors
+    SettleRaw();
+  }
   if (in_levelql && in_sqlite) return;
   SetupStep step{
       "CREATE TABLE users; INSERT INTO users SELECT DISTINCT userid"};
@@ -518,13 +586,23 @@ void Bench::RunW11() {
   RecordPlan("W11", sql, params[0], "MergeJoin,by_user,!TableScan");
   auto lq = lq_->Prepare(sql);
   auto sq = sq_->Prepare(sql);
-  CheckResults("W11", *lq, *sq, params, /*ordered=*/true);
-  auto t =
-      TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params)});
-  AddLatency("W11", "join actions with users on userid, one user's newest 10",
-             t[0], t[1], 1.0)
-      .note = std::to_string(params.size()) +
-              " random users per run; users holds one row per user";
+  auto raw_join = [this](const ParamList& p, RowConsumer* rows) {
+    uint64_t sink = 0;
+    raw_->UserJoinPage(std::get<int64_t>(p[0]), 10, rows, &sink);
+    sink_ ^= sink;
+  };
+  CheckResults("W11", *lq, *sq, params, /*ordered=*/true, raw_join);
+  auto t = TimePerQuery(params.size(),
+                        {RunAll(*lq, params), RunAll(*sq, params), [&] {
+                           for (const ParamList& p : params)
+                             raw_join(p, nullptr);
+                         }});
+  Outcome& o = AddLatency(
+      "W11", "join actions with users on userid, one user's newest 10", t[0],
+      t[1], 1.0, t[2]);
+  o.note = std::to_string(params.size()) +
+           " random users per run; users holds one row per user";
+  SetFloor(o, t[2], t[1], "a Get of the user, one seek, 10 entries stepped");
   RunW11s();
 }
 
@@ -545,14 +623,28 @@ void Bench::RunW11s() {
   RecordPlan("W11s", sql, params[0], "MergeJoin,by_user");
   auto lq = lq_->Prepare(sql);
   auto sq = sq_->Prepare(sql);
-  CheckResults("W11s", *lq, *sq, params, /*ordered=*/true);
-  auto t =
-      TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params)});
-  AddLatency("W11s", "join users named 'user NN%' (~1%) with their actions",
-             t[0], t[1], 1.0)
-      .note = std::to_string(params.size()) +
-              " name prefixes per run; COUNT(*) and MAX(stamp) of their "
-              "actions";
+  // The floor: every user read for the name test, then one seek per match
+  // and its entries stepped.
+  auto raw_join = [this](const ParamList& p, RowConsumer* rows) {
+    std::string prefix = std::get<std::string>(p[0]);
+    prefix.pop_back();  // the pattern's final %
+    uint64_t sink = 0;
+    raw_->CountUsersLike(prefix, rows, &sink);
+    sink_ ^= sink;
+  };
+  CheckResults("W11s", *lq, *sq, params, /*ordered=*/true, raw_join);
+  auto t = TimePerQuery(params.size(),
+                        {RunAll(*lq, params), RunAll(*sq, params), [&] {
+                           for (const ParamList& p : params)
+                             raw_join(p, nullptr);
+                         }});
+  Outcome& o =
+      AddLatency("W11s", "join users named 'user NN%' (~1%) with their actions",
+                 t[0], t[1], 1.0, t[2]);
+  o.note = std::to_string(params.size()) +
+           " name prefixes per run; COUNT(*) and MAX(stamp) of their actions";
+  SetFloor(o, t[2], t[1],
+           "every user read, a seek per match, its entries stepped");
 }
 
 void Bench::RunAnalyze() {
