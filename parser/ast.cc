@@ -235,7 +235,7 @@ bool Equal(const Expr& a, const Expr& b) {
          a.negated == b.negated && a.distinct == b.distinct &&
          a.star == b.star && a.cast_type == b.cast_type &&
          a.case_operand == b.case_operand && a.case_else == b.case_else &&
-         EqualExprs(a.args, b.args) &&
+         a.outer_only == b.outer_only && EqualExprs(a.args, b.args) &&
          (a.subquery && b.subquery ? EqualSelect(*a.subquery, *b.subquery)
                                    : !a.subquery && !b.subquery);
 }
@@ -330,6 +330,7 @@ ExprPtr Clone(const Expr& e) {
   for (const ExprPtr& a : e.args) out->args.push_back(a ? Clone(*a) : nullptr);
   if (e.subquery) out->subquery = Clone(*e.subquery);
   out->pin_collation = e.pin_collation;
+  out->outer_only = e.outer_only;
   return out;
 }
 

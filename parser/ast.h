@@ -115,6 +115,11 @@ struct Expr {
   // into a query carries its collation, binary unless it has one
   // (engine/plan/inline_from.h).
   bool pin_collation = false;
+  // Set by the engine only: a column a subquery in FROM reads that none of
+  // its own tables has, once that subquery is merged into the query reading
+  // it. It names a column of a query around that one, never of a table
+  // beside the subquery (engine/plan/inline_from.h).
+  bool outer_only = false;
 };
 
 // Deep structural equality, positions ignored.

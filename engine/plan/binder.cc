@@ -297,13 +297,22 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         return Status::InvalidArgument(Where(e.pos) + "no column " + e.name +
                                        " here (no table in scope)");
       }
-      Result<int> found = scope.table->one_row
-                              ? Result<int>(Status::NotFound(
-                                    Where(e.pos) + "no column " + e.name +
-                                    " (a SELECT without FROM has no columns)"))
-                              : scope.FindColumn(e);
+      // A merged subquery's column of a query around: never this one's.
+      Result<int> found =
+          e.outer_only
+              ? Result<int>(Status::NotFound(
+                    Where(e.pos) + "no column " +
+                    (e.qualifier.empty() ? e.name
+                                         : e.qualifier + "." + e.name) +
+                    " in the tables of a subquery in FROM or of a query "
+                    "around it"))
+          : scope.table->one_row
+              ? Result<int>(
+                    Status::NotFound(Where(e.pos) + "no column " + e.name +
+                                     " (a SELECT without FROM has no columns)"))
+              : scope.FindColumn(e);
       if (!found.ok() && found.status().code() == Status::Code::kNotFound &&
-          e.qualifier.empty()) {
+          e.qualifier.empty() && !e.outer_only) {
         for (const auto& [alias, expr] : scope.aliases) {
           if (alias != e.name) continue;
           if (scope.inside_aggregate && HasAggregate(*expr)) {

@@ -302,13 +302,17 @@ class RefWalker {
     if (!slot) return Status::OK();
     Expr& e = *slot;
     if (e.kind == ExprKind::kColumn) {
-      if (Shadowed(e)) return Status::OK();
+      if (e.outer_only || Shadowed(e)) return Status::OK();
       return visit_(slot);
     }
     for (ExprPtr& a : e.args) LQ_RETURN_IF_ERROR(Walk(a));
     if (e.subquery) LQ_RETURN_IF_ERROR(WalkSubquery(*e.subquery));
     return Status::OK();
   }
+
+  // How many subqueries deep the column being visited is (0: in the walked
+  // query's own clauses).
+  size_t depth() const { return shadow_.size(); }
 
  private:
   // The names each FROM item of a subquery makes visible: a table's
@@ -435,9 +439,10 @@ class Inliner {
       } else if (inners[i]) {
         *changed = true;
         src.kind = Source::Kind::kMerged;
-        Status st = PrepareInner(
-            inners[i].get(), src.name, depth,
-            view ? &view->columns : &inners[i]->column_names, &src);
+        Status st =
+            PrepareInner(inners[i].get(), src.name, depth,
+                         view ? &view->columns : &inners[i]->column_names,
+                         /*reads_around=*/view == nullptr, &src);
         if (!st.ok()) {
           return view ? st.WithPrefix("in view " + view->name + ": ") : st;
         }
@@ -458,7 +463,7 @@ class Inliner {
       bool one_table =
           inner.joins.empty() && (!inner.table.empty() || inner.from_subquery);
       for (const Expr* e : sources[i].exprs) {
-        one_table = one_table && e->kind == ExprKind::kColumn;
+        one_table = one_table && e->kind == ExprKind::kColumn && !e->outer_only;
       }
       if (one_table) continue;
       inners[i]->column_names = sources[i].names;
@@ -528,6 +533,7 @@ class Inliner {
   // reading it) names, or -1 when it names another item's or none.
   static int ColumnOf(const Expr& e, const std::vector<Source>& sources,
                       size_t at) {
+    if (e.outer_only) return -1;  // a column of a query around
     if (!e.qualifier.empty()) {
       return e.qualifier == sources[at].name ? sources[at].Find(e.name) : -1;
     }
@@ -625,10 +631,13 @@ class Inliner {
   // Makes `inner` (a view's or subquery's SELECT, called `name` in the
   // query reading it) ready to merge: its own FROM merged first, its `*`
   // spelled out, its tables renamed and every name of it qualified; and
-  // describes its columns in `src`.
+  // describes its columns in `src`. A subquery (`reads_around`; a view
+  // never) may name a column of a query around the one reading it: such a
+  // name, found in none of its tables, is marked outer_only, so that once
+  // merged no table beside it can take it.
   Status PrepareInner(Select* inner, const std::string& name, int depth,
                       const std::vector<std::string>* view_columns,
-                      Source* src) {
+                      bool reads_around, Source* src) {
     bool changed = false;
     LQ_RETURN_IF_ERROR(Merge(inner, depth + 1, &changed));
     // Its tables, as its names see them, and what each is called now.
@@ -700,6 +709,7 @@ class Inliner {
     inner->items = std::move(items);
     // Every name qualified by its table's new name; a select-list alias
     // read in WHERE or ORDER BY replaced by its expression.
+    const RefWalker* walking = nullptr;  // the walker calling qualify
     auto qualify = [&](ExprPtr& ref) -> Status {
       Expr& e = *ref;
       int found = -1;
@@ -725,6 +735,10 @@ class Inliner {
           }
         }
       }
+      if (reads_around && walking->depth() == 0) {
+        e.outer_only = true;  // the binder finds it around, or says not
+        return Status::OK();
+      }
       return Status::NotFound(
           Where(e.pos) + "no column " +
           (e.qualifier.empty() ? e.name : e.qualifier + "." + e.name) +
@@ -732,6 +746,7 @@ class Inliner {
           " (a view or subquery in FROM reads its own tables only)");
     };
     RefWalker walker(catalog_, qualify);
+    walking = &walker;
     for (SelectItem& item : inner->items) {
       LQ_RETURN_IF_ERROR(walker.Walk(item.expr));
     }
@@ -794,6 +809,7 @@ class Inliner {
     };
     auto replace = [&](ExprPtr& ref) -> Status {
       Expr& e = *ref;
+      if (e.outer_only) return Status::OK();  // a query's around s
       const Source* hit = nullptr;
       int at = -1;
       bool table_has = false;
