@@ -4,8 +4,9 @@
 // view whose table is dropped fails where it is read and reads again once
 // the table is back. A view with GROUP BY (rows of its own) is made for each
 // execution, its tokens resume only over the same rows, and its rows stay
-// within sort_memory_bytes. (Their rows are checked against SQLite in
-// tests/sql/views.test and tests/sql/derived.test.)
+// within sort_memory_bytes; one reading the row around a correlated
+// subquery is made for each such row. (Their rows are checked against
+// SQLite in tests/sql/views.test, derived.test and correlated_from.test.)
 #include <gtest/gtest.h>
 
 #include "engine/catalog/catalog.h"
@@ -277,6 +278,37 @@ TEST_F(ViewTest, RowsMadeForAStatementStayWithinSortMemory) {
             "(200)");
   Exec(*db, "INSERT INTO log SELECT count(*) FROM (SELECT DISTINCT s FROM t)");
   EXPECT_EQ(QueryText(*db, "SELECT n FROM log"), "(200)");
+}
+
+// A subquery in FROM reading the row around a correlated subquery is made
+// again for each such row, its rows its own: never among another row's, and
+// within sort_memory_bytes each time (not all the runs together).
+TEST_F(ViewTest, RowsMadeForEachOuterRowAreThatRowsAlone) {
+  auto db = Open();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT)");
+  Exec(*db, "CREATE TABLE o (k INTEGER PRIMARY KEY)");
+  std::string insert = "INSERT INTO t VALUES ";
+  for (int i = 1; i <= 200; ++i) {
+    insert += (i > 1 ? ", (" : "(") + std::to_string(i) + ", '" +
+              std::string(40, 'a' + i % 26) + std::to_string(i) + "')";
+  }
+  Exec(*db, insert);
+  Exec(*db, "INSERT INTO o VALUES (0), (1), (2), (3), (4), (5), (6), (7)");
+  const std::string per_k =
+      "SELECT k, (SELECT count(*) || ':' || max(id) FROM (SELECT DISTINCT "
+      "s, id FROM t WHERE t.id % 8 = o.k)) FROM o ORDER BY k";
+  const std::string expected =
+      "(0, 25:200)(1, 25:193)(2, 25:194)(3, 25:195)(4, 25:196)(5, 25:197)"
+      "(6, 25:198)(7, 25:199)";
+  EXPECT_EQ(QueryText(*db, per_k), expected);
+  // 25 rows of ~50 bytes a run fit in 4 KiB; the 200 of all runs do not.
+  Exec(*db, "PRAGMA sort_memory_bytes = 4096");
+  EXPECT_EQ(QueryText(*db, per_k), expected);
+  const std::string error = QueryText(
+      *db,
+      "SELECT k, (SELECT count(*) FROM (SELECT DISTINCT s FROM t WHERE "
+      "t.id > o.k)) FROM o");
+  EXPECT_EQ(error.rfind("error: LimitExceeded", 0), 0) << error;
 }
 
 }  // namespace

@@ -101,10 +101,28 @@ Status MakeDerivedRows(const BoundSubquery& sub, ExecContext* ctx,
   return Status::OK();
 }
 
+Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx,
+                     std::string* plan = nullptr);
+
+// Makes the rows of the tables `select` (a correlated subquery, about to run
+// for the row in ctx->outer) makes for each row around it, in an overlay of
+// their own over the store ctx reads: never among the rows made for another
+// row.
+Status MakePerRunTables(const BoundSelect& select, ExecContext* ctx) {
+  if (select.per_run_tables.empty()) return Status::OK();
+  ctx->derived_rows.reset();
+  ctx->derived_store.reset();
+  for (const auto& table : select.per_run_tables) {
+    LQ_RETURN_IF_ERROR(RunOne(*table, ctx).status());
+  }
+  return Status::OK();
+}
+
 // Plans and runs `sub` under `ctx`; with `plan`, renders the plan with its
 // counts there, indented a level (EXPLAIN ANALYZE).
 Result<Value> RunOne(const BoundSubquery& sub, ExecContext* ctx,
-                     std::string* plan = nullptr) {
+                     std::string* plan) {
+  LQ_RETURN_IF_ERROR(MakePerRunTables(*sub.select, ctx));
   LQ_ASSIGN_OR_RETURN(SelectExecution exec,
                       BuildSelect(*sub.select, ctx, ctx->rules));
   if (sub.kind == BoundSubquery::Kind::kTable) {
@@ -124,6 +142,7 @@ Result<Value> RunKept(const BoundSubquery& sub, ExecContext* ctx,
                       CorrelatedValues* values) {
   // (A map: a subquery inside this one may add plans while it runs.)
   std::shared_ptr<const PlanTemplate>& kept = values->plans[&sub];
+  LQ_RETURN_IF_ERROR(MakePerRunTables(*sub.select, ctx));
   LQ_ASSIGN_OR_RETURN(
       PlannedSelect planned,
       PlanThroughTemplate(*sub.select, *ctx, ctx->rules, &kept));

@@ -344,6 +344,7 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
                              ? around.FindColumn(e)
                              : Result<int>(Status::NotFound(""));
         if (at.ok()) {
+          ++around_.back().reads;
           std::vector<BoundExprPtr>& refs = *around_.back().refs;
           size_t j = 0;
           while (j < refs.size() && refs[j]->index != *at) ++j;
@@ -468,12 +469,14 @@ Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
   // The subquery is a query of its own; the one around it is bound on
   // after it, with its own select-list state.
   std::vector<BoundExprPtr> refs;  // columns of the row around it read
-  around_.push_back({&scope, &refs});
+  std::vector<std::shared_ptr<const BoundSubquery>> per_run;
+  around_.push_back({&scope, &refs, &per_run});
   std::vector<int> items = std::move(item_outputs_);
   Result<BoundSelect> inner = BindSelect(*e.subquery);
   item_outputs_ = std::move(items);
   around_.pop_back();
   LQ_RETURN_IF_ERROR(inner.status());
+  inner->per_run_tables = std::move(per_run);
   auto sub = std::make_shared<BoundSubquery>();
   sub->pos = e.pos;
   sub->kind = e.kind == ExprKind::kExists ? BoundSubquery::Kind::kExists
@@ -721,11 +724,12 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindFromItem(
 Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
     const parser::Select& select, const std::string& name,
     const parser::Position& pos) {
-  // A query of its own, made once before the statement runs: it may not
-  // read a column of a query around the one it is in (SQLite would make it
-  // again for each such row). The query reading it is bound after it.
+  // A query of its own, made once before the statement runs, or, when it
+  // reads a column of the row around the subquery it is in, again for each
+  // such row (as SQLite makes it). The query reading it is bound after it.
   std::vector<size_t> refs;
   for (const Around& a : around_) refs.push_back(a.refs->size());
+  const int64_t reads = around_.empty() ? 0 : around_.back().reads;
   std::vector<int> items = std::move(item_outputs_);
   const parser::Expr* pinning = pinning_;
   pinning_ = nullptr;
@@ -733,12 +737,15 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
   item_outputs_ = std::move(items);
   pinning_ = pinning;
   if (!bound.ok()) return bound.status();
-  for (size_t i = 0; i < around_.size(); ++i) {
+  // Whether it reads the row around the innermost subquery (a name of it
+  // may share a ref an earlier one made, so the reads are counted).
+  const bool per_run = !around_.empty() && around_.back().reads != reads;
+  for (size_t i = 0; i + 1 < around_.size(); ++i) {
     if (around_[i].refs->size() == refs[i]) continue;
     return Status::NotSupported(
         Where(pos) + name +
-        ": a subquery in FROM that reads a column of a query around it "
-        "(its rows are made once, before the statement runs)");
+        ": a subquery in FROM that reads a column of a query two or more "
+        "levels around it");
   }
   if (!select.column_names.empty() &&
       select.column_names.size() != bound->outputs.size()) {
@@ -779,7 +786,11 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
   sub->pos = pos;
   sub->select = std::make_shared<const BoundSelect>(std::move(*bound));
   sub->table = table;
-  params_.subqueries.push_back(std::move(sub));
+  if (per_run) {
+    around_.back().per_run->push_back(std::move(sub));
+  } else {
+    params_.subqueries.push_back(std::move(sub));
+  }
   return std::shared_ptr<const TableSchema>(std::move(table));
 }
 

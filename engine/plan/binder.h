@@ -36,6 +36,8 @@ struct BoundTableRef {
   std::shared_ptr<const BoundExpr> on;  // null: every row pairs
 };
 
+struct BoundSubquery;
+
 struct BoundSelect {
   // The rows' table; for a join, a made-up table whose row is every FROM
   // table's row in turn (their columns at `from[i].offset`) and whose
@@ -66,6 +68,12 @@ struct BoundSelect {
   // limit and offset belong to the whole; `table` has no columns.
   std::vector<std::shared_ptr<const BoundSelect>> compound;
   std::vector<parser::CompoundOp> compound_ops;
+  // Of a correlated subquery: the tables of its views and subqueries in
+  // FROM that read a column of the row around it (kTable subqueries). Their
+  // rows are made again for each such row, before it runs, in this order
+  // (an inner one before the one reading it); the statement's other kTable
+  // subqueries are made once, before the statement.
+  std::vector<std::shared_ptr<const BoundSubquery>> per_run_tables;
 };
 
 // A subquery of a statement (`(SELECT ...)`, `EXISTS (...)`, `x IN (SELECT
@@ -203,6 +211,10 @@ class Binder {
   struct Around {
     const Scope* scope;
     std::vector<BoundExprPtr>* refs;
+    // Its tables made for each row around it (BoundSelect::per_run_tables).
+    std::vector<std::shared_ptr<const BoundSubquery>>* per_run;
+    // Names bound to a column of that row so far (several may share a ref).
+    int64_t reads = 0;
   };
   std::vector<Around> around_;
 };
