@@ -68,6 +68,7 @@ bool EqualSelect(const Select& a, const Select& b) {
     if (a.joins[i].table != b.joins[i].table ||
         a.joins[i].left != b.joins[i].left ||
         a.joins[i].right != b.joins[i].right ||
+        a.joins[i].full != b.joins[i].full ||
         !EqualSubquery(a.joins[i].subquery, b.joins[i].subquery) ||
         a.joins[i].alias != b.joins[i].alias ||
         !(a.joins[i].hint == b.joins[i].hint) ||
@@ -235,7 +236,8 @@ bool Equal(const Expr& a, const Expr& b) {
          a.negated == b.negated && a.distinct == b.distinct &&
          a.star == b.star && a.cast_type == b.cast_type &&
          a.case_operand == b.case_operand && a.case_else == b.case_else &&
-         a.outer_only == b.outer_only && EqualExprs(a.args, b.args) &&
+         a.outer_only == b.outer_only && a.via_from == b.via_from &&
+         EqualExprs(a.args, b.args) &&
          (a.subquery && b.subquery ? EqualSelect(*a.subquery, *b.subquery)
                                    : !a.subquery && !b.subquery);
 }
@@ -331,6 +333,7 @@ ExprPtr Clone(const Expr& e) {
   if (e.subquery) out->subquery = Clone(*e.subquery);
   out->pin_collation = e.pin_collation;
   out->outer_only = e.outer_only;
+  out->via_from = e.via_from;
   return out;
 }
 
@@ -363,6 +366,7 @@ std::shared_ptr<Select> Clone(const Select& s) {
     parser::JoinTable copy;
     copy.left = j.left;
     copy.right = j.right;
+    copy.full = j.full;
     copy.table = j.table;
     if (j.subquery) copy.subquery = Clone(*j.subquery);
     copy.pos = j.pos;

@@ -120,6 +120,10 @@ struct Expr {
   // it. It names a column of a query around that one, never of a table
   // beside the subquery (engine/plan/inline_from.h).
   bool outer_only = false;
+  // Set with outer_only on such a column of a merged subquery (not on one
+  // the query itself writes): an aggregate over it is the reading query's
+  // (its argument is that subquery's column), as in SQLite.
+  bool via_from = false;
 };
 
 // Deep structural equality, positions ignored.
@@ -224,6 +228,7 @@ struct IndexHint {
 struct JoinTable {
   bool left = false;                 // LEFT [OUTER] JOIN
   bool right = false;                // RIGHT [OUTER] JOIN (inline_from.h)
+  bool full = false;                 // FULL [OUTER] JOIN (inline_from.h)
   std::string table;                 // empty when `subquery` is set
   std::shared_ptr<Select> subquery;  // `JOIN (SELECT ...) [AS] a`
   Position pos;

@@ -425,14 +425,14 @@ auto const select_item_def =
 auto const order_item_def = expr[set_to<&OrderItem::expr>] >>
                             -(kw("ASC") | kw("DESC")[flag<&OrderItem::desc>]) >>
                             -reject(kw("NULLS"), "NULLS FIRST / NULLS LAST");
-// Inner, LEFT and RIGHT joins: FULL and NATURAL joins, and USING, are
+// Inner, LEFT, RIGHT and FULL joins: NATURAL joins, and USING, are
 // refused by name.
 auto const join_start =
     ch_comma | (kw("CROSS") > kw("JOIN")) | (-kw("INNER") >> kw("JOIN")) |
     (kw("LEFT") > -kw("OUTER") > kw("JOIN"))[flag<&JoinTable::left>] |
     (kw("RIGHT") > -kw("OUTER") > kw("JOIN"))[flag<&JoinTable::right>] |
-    reject(kw("FULL") | kw("OUTER"), "outer join") |
-    reject(kw("NATURAL"), "NATURAL JOIN");
+    (kw("FULL") > -kw("OUTER") > kw("JOIN"))[flag<&JoinTable::full>] |
+    reject(kw("OUTER"), "outer join") | reject(kw("NATURAL"), "NATURAL JOIN");
 // `INDEXED BY i` or `NOT INDEXED` after a table (and its alias).
 template <auto H>
 auto const index_hint = (kw("NOT") > kw("INDEXED")[set_not_indexed<H>]) |

@@ -376,7 +376,10 @@ void WriteSelect(const Select& s, std::string* out) {
     }
     WriteHint(s.hint, out);
     for (const JoinTable& j : s.joins) {
-      *out += j.left ? " LEFT JOIN " : j.right ? " RIGHT JOIN " : " JOIN ";
+      *out += j.left    ? " LEFT JOIN "
+              : j.right ? " RIGHT JOIN "
+              : j.full  ? " FULL JOIN "
+                        : " JOIN ";
       WriteSource(j.table, j.subquery.get(), out);
       if (!j.alias.empty()) {
         *out += " AS ";

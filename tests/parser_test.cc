@@ -707,10 +707,10 @@ TEST(ParserErrors, UnterminatedTokensAreReportedWhereTheyStart) {
 TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
   EXPECT_EQ(Error("SELECT a FROM t GROUP BY a WINDOW w AS ()"),
             "NotSupported at 1:28: window function");
-  EXPECT_EQ(Error("SELECT a FROM t FULL OUTER JOIN u"),
+  EXPECT_EQ(Error("SELECT a FROM t OUTER JOIN u"),
             "NotSupported at 1:17: outer join");
-  EXPECT_EQ(Error("SELECT a FROM t FULL JOIN u"),
-            "NotSupported at 1:17: outer join");
+  EXPECT_EQ(Error("SELECT a FROM t FULL OUTER JOIN u ON 1"), "OK");
+  EXPECT_EQ(Error("SELECT a FROM t FULL JOIN u ON 1"), "OK");
   EXPECT_EQ(Error("SELECT a FROM t NATURAL JOIN u"),
             "NotSupported at 1:17: NATURAL JOIN");
   EXPECT_EQ(Error("SELECT a FROM t JOIN u USING (a)"),
@@ -903,6 +903,7 @@ TEST(ParserRoundTrip, HandWrittenStatementsCoverTheDialect) {
       "FROM x)",
       "CREATE VIEW v AS WITH x AS (SELECT 1) SELECT * FROM x",
       "SELECT * FROM a RIGHT JOIN b ON b.x = a.x LEFT JOIN c ON c.y = b.y",
+      "SELECT * FROM a FULL JOIN b ON b.x = a.x JOIN c ON c.y = b.y",
       "SELECT a COLLATE nocase, - b COLLATE \"icu:de\", (a || b) COLLATE "
       "binary FROM t ORDER BY 1 COLLATE nocase",
   };

@@ -304,8 +304,9 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
                     Where(e.pos) + "no column " +
                     (e.qualifier.empty() ? e.name
                                          : e.qualifier + "." + e.name) +
-                    " in the tables of a subquery in FROM or of a query "
-                    "around it"))
+                    " (a view or subquery in FROM shows only the columns it "
+                    "selects, and reads only its own tables and those of "
+                    "the queries around the one reading it)"))
           : scope.table->one_row
               ? Result<int>(
                     Status::NotFound(Where(e.pos) + "no column " + e.name +
@@ -343,6 +344,9 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         Result<int> at = around.table && !around.table->one_row
                              ? around.FindColumn(e)
                              : Result<int>(Status::NotFound(""));
+        if (!at.ok() && at.status().code() != Status::Code::kNotFound) {
+          return at.status();  // ambiguous there
+        }
         if (at.ok()) {
           ++around_.back().reads;
           std::vector<BoundExprPtr>& refs = *around_.back().refs;
@@ -463,6 +467,16 @@ void RowsRead(const BoundExpr& e, bool* own, bool* outer) {
   for (const auto& a : e.args) RowsRead(*a, own, outer);
 }
 
+// Whether `e` names a column of a query around through a merged subquery
+// in FROM (Expr::via_from).
+bool ReadsThroughFrom(const Expr& e) {
+  if (e.kind == ExprKind::kColumn) return e.via_from;
+  for (const parser::ExprPtr& a : e.args) {
+    if (a && ReadsThroughFrom(*a)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
@@ -574,6 +588,10 @@ Result<BoundExprPtr> Binder::BindFunction(const Expr& e, Scope& scope) {
       bool own = false, outer = false;
       RowsRead(**arg, &own, &outer);
       if (*sep) RowsRead(**sep, &own, &outer);
+      // A column of a merged subquery in its FROM is its own, though that
+      // subquery passes a column of the row around through it (SQLite).
+      own = own || ReadsThroughFrom(*e.args[0]) ||
+            (e.args.size() > 1 && ReadsThroughFrom(*e.args[1]));
       if (outer && !own) {
         // SQL makes it an aggregate of the query around (SQLite does).
         return Status::NotSupported(

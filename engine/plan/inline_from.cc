@@ -384,6 +384,247 @@ class RefWalker {
   std::vector<std::vector<Names>> shadow_;
 };
 
+// The names of the columns one FROM item shows: a table's, or a view's or
+// subquery's result columns.
+std::vector<std::string> ItemColumns(const std::string& table,
+                                     const std::shared_ptr<Select>& subquery,
+                                     const CatalogState& catalog) {
+  Select one;
+  one.table = table;
+  one.from_subquery = subquery;
+  SelectItem star;
+  star.text = "*";
+  one.items.push_back(std::move(star));
+  return OutputNames(one, catalog);
+}
+
+ExprPtr ColumnRef(const std::string& qualifier, const std::string& name,
+                  const parser::Position& pos) {
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::kColumn;
+  e->qualifier = qualifier;
+  e->name = name;
+  e->pos = pos;
+  return e;
+}
+
+// `A FULL JOIN B ON c ...` as one FROM item read as a table of its rows:
+// the rows of `A LEFT JOIN B ON c`, then each row of B that c pairs with no
+// row of A, with NULLs for A's columns (SQLite's FULL JOIN):
+//
+//   SELECT A's columns, B's columns FROM A LEFT JOIN B ON c
+//   UNION ALL SELECT NULL..., B's columns FROM B
+//             WHERE NOT EXISTS (SELECT 1 FROM A WHERE c)
+//
+// Its columns are named "A.x" (no name a query can write); the query's
+// names of A's and B's columns are rewritten to read them (in its
+// subqueries too), and `*`, `A.*` and `B.*` are spelled out in the written
+// order. A FULL JOIN after the second FROM item: NotSupported.
+Status FullToDerived(Select* s, const CatalogState& catalog) {
+  if (s->joins.empty()) return Status::OK();
+  for (size_t i = 1; i < s->joins.size(); ++i) {
+    if (s->joins[i].full) {
+      return Status::NotSupported(
+          Where(s->joins[i].pos) +
+          "FULL JOIN after the second table in FROM (a FULL JOIN joins the "
+          "first two)");
+    }
+  }
+  parser::JoinTable& b = s->joins[0];
+  if (!b.full) return Status::OK();
+  const std::string a_name = !s->alias.empty()  ? s->alias
+                             : s->table.empty() ? std::string("(subquery 1)")
+                                                : s->table;
+  const std::string b_name = !b.alias.empty()  ? b.alias
+                             : b.table.empty() ? std::string("(subquery 2)")
+                                               : b.table;
+  if (a_name == b_name) {
+    return Status::InvalidArgument(Where(b.pos) +
+                                   "FULL JOIN of two tables "
+                                   "both named " +
+                                   a_name + ": give one an alias");
+  }
+  const std::vector<std::string> a_cols =
+      ItemColumns(s->table, s->from_subquery, catalog);
+  const std::vector<std::string> b_cols =
+      ItemColumns(b.table, b.subquery, catalog);
+  const std::string joined = "(" + a_name + " FULL JOIN " + b_name + ")";
+  auto mangled = [](const std::string& item, const std::string& column) {
+    return item + "." + column;
+  };
+  // The two SELECTs of the compound.
+  auto item = [](ExprPtr e, std::string alias) {
+    SelectItem i;
+    i.text = alias;
+    i.alias = std::move(alias);
+    i.pos = e->pos;
+    i.expr = std::move(e);
+    return i;
+  };
+  auto left = std::make_shared<Select>();
+  auto right = std::make_shared<Select>();
+  for (const std::string& c : a_cols) {
+    left->items.push_back(
+        item(ColumnRef(a_name, c, s->table_pos), mangled(a_name, c)));
+    auto null = std::make_unique<Expr>();
+    null->kind = ExprKind::kLiteral;
+    null->pos = s->table_pos;
+    right->items.push_back(item(std::move(null), mangled(a_name, c)));
+  }
+  for (const std::string& c : b_cols) {
+    left->items.push_back(
+        item(ColumnRef(b_name, c, b.pos), mangled(b_name, c)));
+    right->items.push_back(
+        item(ColumnRef(b_name, c, b.pos), mangled(b_name, c)));
+  }
+  auto a_from = [&](Select* into) {
+    into->table = s->table;
+    into->from_subquery =
+        s->from_subquery ? parser::Clone(*s->from_subquery) : nullptr;
+    into->alias = a_name;
+    into->hint = s->hint;
+    into->table_pos = s->table_pos;
+  };
+  a_from(left.get());
+  parser::JoinTable lj;
+  lj.left = true;
+  lj.table = b.table;
+  lj.subquery = b.subquery ? parser::Clone(*b.subquery) : nullptr;
+  lj.alias = b_name;
+  lj.hint = b.hint;
+  lj.pos = b.pos;
+  lj.on = b.on ? parser::Clone(*b.on) : nullptr;
+  left->joins.push_back(std::move(lj));
+  right->table = b.table;
+  right->from_subquery = b.subquery;
+  right->alias = b_name;
+  right->hint = b.hint;
+  right->table_pos = b.pos;
+  auto none = std::make_shared<Select>();
+  {
+    auto one = std::make_unique<Expr>();
+    one->kind = ExprKind::kLiteral;
+    one->literal = Value::Int(1);
+    one->pos = b.pos;
+    none->items.push_back(item(std::move(one), "1"));
+  }
+  a_from(none.get());
+  none->where = std::move(b.on);
+  auto exists = std::make_unique<Expr>();
+  exists->kind = ExprKind::kExists;
+  exists->pos = b.pos;
+  exists->subquery = std::move(none);
+  auto not_exists = std::make_unique<Expr>();
+  not_exists->kind = ExprKind::kUnary;
+  not_exists->unary_op = parser::UnaryOp::kNot;
+  not_exists->pos = b.pos;
+  not_exists->args.push_back(std::move(exists));
+  right->where = std::move(not_exists);
+  left->compound.push_back({parser::CompoundOp::kUnionAll, right, b.pos});
+  for (const SelectItem& i : left->items) left->column_names.push_back(i.alias);
+
+  // The query reads the compound in their place.
+  std::vector<std::string> later;  // names of the FROM items after them
+  for (size_t i = 1; i < s->joins.size(); ++i) {
+    const parser::JoinTable& j = s->joins[i];
+    later.push_back(!j.alias.empty() ? j.alias
+                    : j.table.empty()
+                        ? "(subquery " + std::to_string(i + 2) + ")"
+                        : j.table);
+  }
+  std::vector<std::vector<std::string>> later_cols;
+  for (size_t i = 1; i < s->joins.size(); ++i) {
+    later_cols.push_back(
+        ItemColumns(s->joins[i].table, s->joins[i].subquery, catalog));
+  }
+  s->table.clear();
+  s->from_subquery = left;
+  s->alias = joined;
+  s->hint = parser::IndexHint();
+  s->joins.erase(s->joins.begin());
+
+  // `*`, `A.*` and `B.*` spelled out.
+  std::vector<SelectItem> items;
+  auto spell = [&](const std::string& name,
+                   const std::vector<std::string>& cols,
+                   const parser::Position& pos) {
+    for (const std::string& c : cols) {
+      SelectItem i;
+      i.expr = ColumnRef(joined, mangled(name, c), pos);
+      i.text = c;
+      i.pos = pos;
+      items.push_back(std::move(i));
+    }
+  };
+  for (SelectItem& i : s->items) {
+    if (i.expr) {
+      items.push_back(std::move(i));
+    } else if (i.star_table.empty()) {
+      spell(a_name, a_cols, i.pos);
+      spell(b_name, b_cols, i.pos);
+      for (const std::string& n : later) {
+        SelectItem star;
+        star.star_table = n;
+        star.text = "*";
+        star.pos = i.pos;
+        items.push_back(std::move(star));
+      }
+    } else if (i.star_table == a_name) {
+      spell(a_name, a_cols, i.pos);
+    } else if (i.star_table == b_name) {
+      spell(b_name, b_cols, i.pos);
+    } else {
+      items.push_back(std::move(i));
+    }
+  }
+  s->items = std::move(items);
+
+  // Names of A's and B's columns, read from the compound.
+  auto has = [](const std::vector<std::string>& cols, const std::string& c) {
+    return std::find(cols.begin(), cols.end(), c) != cols.end();
+  };
+  bool ordering = false;  // rewriting ORDER BY (where an alias comes first)
+  auto rewrite = [&](ExprPtr& ref) -> Status {
+    Expr& e = *ref;
+    if (e.qualifier == a_name || e.qualifier == b_name) {
+      const bool in_a = e.qualifier == a_name;
+      if (has(in_a ? a_cols : b_cols, e.name)) {
+        e.name = mangled(e.qualifier, e.name);
+        e.qualifier = joined;
+      }
+      return Status::OK();
+    }
+    if (!e.qualifier.empty()) return Status::OK();
+    if (ordering) {
+      for (const SelectItem& i : s->items) {
+        if (i.expr && i.alias == e.name) return Status::OK();
+      }
+    }
+    const bool in_a = has(a_cols, e.name), in_b = has(b_cols, e.name);
+    if (!in_a && !in_b) return Status::OK();
+    bool ambiguous = in_a && in_b;
+    for (const auto& cols : later_cols)
+      ambiguous = ambiguous || has(cols, e.name);
+    if (ambiguous) {
+      return Status::InvalidArgument(Where(e.pos) + "ambiguous column " +
+                                     e.name + ": more than one table has it");
+    }
+    e.qualifier = joined;
+    e.name = mangled(in_a ? a_name : b_name, e.name);
+    return Status::OK();
+  };
+  RefWalker walker(catalog, rewrite);
+  for (SelectItem& i : s->items) LQ_RETURN_IF_ERROR(walker.Walk(i.expr));
+  for (parser::JoinTable& j : s->joins) LQ_RETURN_IF_ERROR(walker.Walk(j.on));
+  LQ_RETURN_IF_ERROR(walker.Walk(s->where));
+  for (ExprPtr& g : s->group_by) LQ_RETURN_IF_ERROR(walker.Walk(g));
+  LQ_RETURN_IF_ERROR(walker.Walk(s->having));
+  ordering = true;
+  for (parser::OrderItem& o : s->order_by)
+    LQ_RETURN_IF_ERROR(walker.Walk(o.expr));
+  return Status::OK();
+}
+
 class Inliner {
  public:
   explicit Inliner(const CatalogState& catalog) : catalog_(catalog) {}
@@ -396,6 +637,7 @@ class Inliner {
                                      std::to_string(kMaxDepth) +
                                      " deep: does a view read itself?");
     }
+    LQ_RETURN_IF_ERROR(FullToDerived(s, catalog_));
     LQ_RETURN_IF_ERROR(RightToLeft(s));
     std::vector<FromItem> from = TakeFrom(s);
     std::vector<Source> sources;
@@ -710,6 +952,7 @@ class Inliner {
     // Every name qualified by its table's new name; a select-list alias
     // read in WHERE or ORDER BY replaced by its expression.
     const RefWalker* walking = nullptr;  // the walker calling qualify
+    bool in_items = false;               // walking the select list
     auto qualify = [&](ExprPtr& ref) -> Status {
       Expr& e = *ref;
       int found = -1;
@@ -727,7 +970,9 @@ class Inliner {
         e.qualifier = renamed[found];
         return Status::OK();
       }
-      if (e.qualifier.empty()) {
+      // (A select-list alias is read in WHERE and ORDER BY, not in the
+      // select list itself.)
+      if (e.qualifier.empty() && !in_items) {
         for (const SelectItem& item : inner->items) {
           if (item.alias == e.name && item.expr.get() != ref.get()) {
             ref = parser::Clone(*item.expr);
@@ -737,6 +982,7 @@ class Inliner {
       }
       if (reads_around && walking->depth() == 0) {
         e.outer_only = true;  // the binder finds it around, or says not
+        e.via_from = true;
         return Status::OK();
       }
       return Status::NotFound(
@@ -747,9 +993,11 @@ class Inliner {
     };
     RefWalker walker(catalog_, qualify);
     walking = &walker;
+    in_items = true;
     for (SelectItem& item : inner->items) {
       LQ_RETURN_IF_ERROR(walker.Walk(item.expr));
     }
+    in_items = false;
     for (FromItem& t : tables) LQ_RETURN_IF_ERROR(walker.Walk(t.on));
     LQ_RETURN_IF_ERROR(walker.Walk(inner->where));
     for (parser::OrderItem& o : inner->order_by) {
@@ -807,6 +1055,7 @@ class Inliner {
       }
       return false;
     };
+    bool substituting_items = false;  // walking s's select list
     auto replace = [&](ExprPtr& ref) -> Status {
       Expr& e = *ref;
       if (e.outer_only) return Status::OK();  // a query's around s
@@ -818,8 +1067,11 @@ class Inliner {
         if (src.kind == Source::Kind::kMissing) continue;
         const int i = src.Find(e.name);
         if (!e.qualifier.empty() && src.merged() && i < 0) {
-          return Status::NotFound(Where(e.pos) + "no column " + e.name +
-                                  " in " + src.name);
+          // Not among the columns it selects: a query around may have a
+          // table of that name (SQLite looks there), else the binder says
+          // there is no such column.
+          e.outer_only = true;
+          return Status::OK();
         }
         if (i < 0) continue;
         if (!src.merged()) {
@@ -862,18 +1114,21 @@ class Inliner {
         return Status::OK();
       }
       for (const SelectItem& item : s->items) {
+        if (substituting_items) break;  // an alias is not read there
         if (item.expr && item.alias == e.name && item.expr.get() != ref.get()) {
           ref = parser::Clone(*item.expr);
           return Status::OK();
         }
       }
-      return Status::NotFound(
-          Where(e.pos) + "no column " + e.name +
-          " (a view or subquery shows only the columns it selects; a column "
-          "of a query around this one is read as table.column)");
+      // A view or subquery shows only the columns it selects: the name is
+      // looked for in the queries around (SQLite), else the binder says
+      // there is no such column.
+      e.outer_only = true;
+      return Status::OK();
     };
     RefWalker walker(catalog_, replace);
     std::vector<SelectItem> items;
+    substituting_items = true;
     for (SelectItem& item : s->items) {
       if (item.expr) {
         // A column read through a merged item keeps the name it was read
@@ -917,6 +1172,7 @@ class Inliner {
       }
     }
     s->items = std::move(items);
+    substituting_items = false;
     for (FromItem& f : *from) LQ_RETURN_IF_ERROR(walker.Walk(f.on));
     LQ_RETURN_IF_ERROR(walker.Walk(s->where));
     for (ExprPtr& g : s->group_by) LQ_RETURN_IF_ERROR(walker.Walk(g));
@@ -943,7 +1199,7 @@ Result<std::unique_ptr<parser::Select>> InlineFrom(
     any = catalog.FindView(select.table) != nullptr;
   }
   for (const parser::JoinTable& j : select.joins) {
-    any = any || j.subquery != nullptr || j.right ||
+    any = any || j.subquery != nullptr || j.right || j.full ||
           catalog.FindView(j.table) != nullptr;
   }
   if (!any) return std::unique_ptr<parser::Select>();

@@ -100,6 +100,23 @@ FIXED = [
     ("SELECT id, (SELECT count(*) FROM (SELECT DISTINCT x FROM u) AS once, "
      "(SELECT DISTINCT x FROM u WHERE z < t.y) AS each WHERE once.x = "
      "each.x) FROM t ORDER BY id", 2, True),
+    # A name in a merged subquery's select list is never one of its
+    # aliases: x reads t's x, and `x + 1 AS x` adds 1 once (the probe's
+    # wrong answers).
+    ("SELECT id, (SELECT v FROM (SELECT z AS x, x AS v FROM u WHERE k = 1))"
+     " FROM t ORDER BY id", 2, True),
+    ("SELECT id, (SELECT y FROM (SELECT y + 1 AS y FROM u WHERE k = 2)) "
+     "FROM t ORDER BY id", 2, True),
+    # A name its subquery does not select, or a qualifier naming it without
+    # the column, is looked for around (SQLite).
+    ("SELECT id, (SELECT count(*) FROM (SELECT z FROM u) AS t WHERE t.y > "
+     "z) FROM t ORDER BY id", 2, True),
+    ("SELECT id, (SELECT count(*) FROM (SELECT z FROM u) WHERE y < z) FROM "
+     "t ORDER BY id", 2, True),
+    # An aggregate over a subquery's column that passes t's column through
+    # is the subquery's.
+    ("SELECT id, (SELECT count(v) FROM (SELECT t.x AS v FROM u WHERE u.k < "
+     "4) AS sq) FROM t ORDER BY id", 2, True),
     # On the right of a LEFT JOIN, computing a column from t's row. (With
     # the bare column `t.y AS ty`, SQLite 3.40 leaves ty t.y on the rows of
     # NULLs: a wrong answer of SQLite's that `t.y + 0` does not take.)
@@ -113,6 +130,9 @@ ERRORS = [
     ("NotFound", "SELECT * FROM t, (SELECT * FROM u WHERE u.x = t.x) AS s"),
     ("NotFound", "SELECT id, (SELECT count(*) FROM t AS a, (SELECT * FROM u "
      "WHERE u.x = a.x) AS s) FROM t"),
+    # An ambiguous name around is an error, not a guess.
+    ("InvalidArgument", "SELECT (SELECT count(*) FROM (SELECT 1 AS one "
+     "WHERE x > 0) AS s) FROM t, u"),
     # A column of a query two levels out.
     ("NotSupported", "SELECT id, (SELECT (SELECT count(*) FROM (SELECT "
      "DISTINCT z FROM u WHERE u.x = t.x)) FROM u AS v WHERE v.k = 1) FROM t"),

@@ -105,7 +105,7 @@ FIXED = [
 ]
 
 ERRORS = [
-    ("NotSupported", "SELECT * FROM a FULL OUTER JOIN b ON b.x = a.x"),
+    ("NotSupported", "SELECT * FROM a JOIN c ON 1 FULL JOIN b ON b.x = a.x"),
     ("NotSupported", "SELECT * FROM a LEFT JOIN b USING (x)"),
     ("InvalidArgument", "SELECT * FROM a LEFT JOIN b ON b.x = c.n, c"),
 ]
