@@ -390,6 +390,9 @@ std::shared_ptr<Select> Clone(const Select& s) {
   }
   out->limit = CloneOrNull(s.limit);
   out->offset = CloneOrNull(s.offset);
+  for (const ExprPtr& n : s.names_to_check) {
+    out->names_to_check.push_back(CloneOrNull(n));
+  }
   return out;
 }
 

@@ -283,6 +283,11 @@ struct Select {
   // Read as a table (a view's SELECT, or a subquery in FROM): the names of
   // its result columns, when given (CREATE VIEW v (a, b) AS ...).
   std::vector<std::string> column_names;
+  // Set by the engine only: the names of queries around (Expr::outer_only)
+  // that the select lists of subqueries merged into this one hold, read or
+  // not; the binder checks each is there, as SQLite does for a column a
+  // query never reads (engine/plan/inline_from.h).
+  std::vector<ExprPtr> names_to_check;
 };
 
 // What an INSERT does with a row that breaks a PRIMARY KEY, UNIQUE or NOT

@@ -479,6 +479,23 @@ bool ReadsThroughFrom(const Expr& e) {
 
 }  // namespace
 
+Status Binder::CheckAround(const Expr& e) const {
+  for (size_t i = around_.size(); i-- > 0;) {
+    const Scope& around = *around_[i].scope;
+    if (!around.table || around.table->one_row) continue;
+    Result<int> at = around.FindColumn(e);
+    if (at.ok() || at.status().code() != Status::Code::kNotFound) {
+      return at.status();
+    }
+  }
+  return Status::NotFound(
+      Where(e.pos) + "no column " +
+      (e.qualifier.empty() ? e.name : e.qualifier + "." + e.name) +
+      " (a view or subquery in FROM shows only the columns it selects, and "
+      "reads only its own tables and those of the queries around the one "
+      "reading it)");
+}
+
 Result<BoundExprPtr> Binder::BindSubquery(const Expr& e, Scope& scope) {
   // The subquery is a query of its own; the one around it is bound on
   // after it, with its own select-list state.
@@ -1007,6 +1024,9 @@ Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
           out.from[i + 1].name + " names a table after it in FROM");
     }
     out.from[i + 1].on = std::move(on);
+  }
+  for (const parser::ExprPtr& name : select.names_to_check) {
+    LQ_RETURN_IF_ERROR(CheckAround(*name));
   }
   if (select.where) conditions.push_back(select.where.get());
   scope.unbound_items = &select.items;

@@ -189,6 +189,9 @@ class Binder {
   Result<BoundSelect> BindCompound(const parser::Select& select);
   Status BindLimits(const parser::Select& select, BoundSelect* out);
   Result<int> ParamSlot(const parser::Expr& expr);
+  // OK when the queries around have column `e` (Expr::outer_only) once;
+  // binds nothing (Select::names_to_check).
+  Status CheckAround(const parser::Expr& e) const;
 
   std::shared_ptr<const CatalogState> catalog_;
   ParamSlots params_;

@@ -740,6 +740,22 @@ class Inliner {
         continue;
       }
       Select& inner = *inners[i];
+      // Its select list's names of queries around, read or not, are
+      // checked where the merged query is bound.
+      std::function<void(const Expr&)> collect = [&](const Expr& e) {
+        if (e.kind == ExprKind::kColumn && e.outer_only) {
+          s->names_to_check.push_back(parser::Clone(e));
+        }
+        for (const ExprPtr& a : e.args) {
+          if (a) collect(*a);
+        }
+      };
+      for (const SelectItem& item : inner.items) {
+        if (item.expr) collect(*item.expr);
+      }
+      for (ExprPtr& n : inner.names_to_check) {
+        s->names_to_check.push_back(std::move(n));
+      }
       std::vector<FromItem> tables = TakeFrom(&inner);
       if (from[i].left) {
         // The right side of a LEFT JOIN: its WHERE chooses the rows that

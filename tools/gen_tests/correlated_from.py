@@ -133,6 +133,10 @@ ERRORS = [
     # An ambiguous name around is an error, not a guess.
     ("InvalidArgument", "SELECT (SELECT count(*) FROM (SELECT 1 AS one "
      "WHERE x > 0) AS s) FROM t, u"),
+    # A select-list name no query has is an error though never read.
+    ("NotFound", "SELECT z FROM (SELECT nosuch, z FROM u)"),
+    ("InvalidArgument", "SELECT (SELECT max(z) FROM (SELECT z, x AS m FROM "
+     "(SELECT 1 AS z) AS one)) FROM t, u"),
     # A column of a query two levels out.
     ("NotSupported", "SELECT id, (SELECT (SELECT count(*) FROM (SELECT "
      "DISTINCT z FROM u WHERE u.x = t.x)) FROM u AS v WHERE v.k = 1) FROM t"),
