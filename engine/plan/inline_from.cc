@@ -1112,16 +1112,17 @@ class Inliner {
       }
       if (!e.qualifier.empty()) return Status::OK();
       // Once merged, a merged item's tables' columns it does not show
-      // would be found by a name: a table's own column is named with its
-      // table, a select-list alias is read as its expression (SQLite reads
-      // it so when no column has the name), else it is not there.
+      // would be found by a name: a column of a table (or of a table of
+      // rows) beside it is named with its table, a select-list alias is
+      // read as its expression (SQLite reads it so when no column has the
+      // name), else it is looked for around.
       bool hidden = false;
       for (const Source& src : sources)
         hidden |= src.merged() && src.Hides(e.name);
       if (!hidden) return Status::OK();
       const Source* owner = nullptr;
       for (const Source& src : sources) {
-        if (src.kind != Source::Kind::kTable || src.Find(e.name) < 0) continue;
+        if (src.merged() || src.Find(e.name) < 0) continue;
         if (owner) return Status::OK();  // ambiguous: the binder says so
         owner = &src;
       }

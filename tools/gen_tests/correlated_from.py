@@ -113,6 +113,13 @@ FIXED = [
      "z) FROM t ORDER BY id", 2, True),
     ("SELECT id, (SELECT count(*) FROM (SELECT z FROM u) WHERE y < z) FROM "
      "t ORDER BY id", 2, True),
+    # A name a merged subquery hides (u's x, not selected) that a table of
+    # rows beside it has is that table's, not t's (the probe's).
+    ("SELECT id, (SELECT count(*) FROM (SELECT z FROM u) AS a LEFT JOIN "
+     "(SELECT w AS x, t.y + 0 AS q FROM u WHERE k < 5) ON 1 WHERE x IS NOT "
+     "NULL) FROM t ORDER BY id", 2, True),
+    ("SELECT count(*) FROM (SELECT z FROM u) AS a LEFT JOIN (SELECT w AS x, "
+     "2 AS q FROM u WHERE k < 5) ON 1 WHERE x IS NOT NULL", 1, True),
     # An aggregate over a subquery's column that passes t's column through
     # is the subquery's.
     ("SELECT id, (SELECT count(v) FROM (SELECT t.x AS v FROM u WHERE u.k < "
