@@ -1014,6 +1014,17 @@ class Inliner {
       LQ_RETURN_IF_ERROR(walker.Walk(item.expr));
     }
     in_items = false;
+    // Every name of a query around in its select list (marked here, or by
+    // its own merging) reaches the reading query through its columns.
+    std::function<void(Expr&)> through = [&](Expr& e) {
+      if (e.kind == ExprKind::kColumn && e.outer_only) e.via_from = true;
+      for (ExprPtr& a : e.args) {
+        if (a) through(*a);
+      }
+    };
+    for (SelectItem& item : inner->items) {
+      if (item.expr) through(*item.expr);
+    }
     for (FromItem& t : tables) LQ_RETURN_IF_ERROR(walker.Walk(t.on));
     LQ_RETURN_IF_ERROR(walker.Walk(inner->where));
     for (parser::OrderItem& o : inner->order_by) {
