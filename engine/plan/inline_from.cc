@@ -1,5 +1,6 @@
 #include "engine/plan/inline_from.h"
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <utility>
@@ -449,8 +450,18 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
   const std::vector<std::string> b_cols =
       ItemColumns(b.table, b.subquery, catalog);
   const std::string joined = "(" + a_name + " FULL JOIN " + b_name + ")";
-  auto mangled = [](const std::string& item, const std::string& column) {
-    return item + "." + column;
+  // Its columns are named by side and place ("1.0" is A's first): distinct
+  // whatever A's and B's columns are called (two may share a name).
+  auto mangled = [](int side, size_t column) {
+    return std::to_string(side) + "." + std::to_string(column);
+  };
+  // The place of A's (side 1) or B's (side 2) column `name`: its first.
+  auto place = [&](int side, const std::string& name) -> int {
+    const std::vector<std::string>& cols = side == 1 ? a_cols : b_cols;
+    for (size_t i = 0; i < cols.size(); ++i) {
+      if (cols[i] == name) return static_cast<int>(i);
+    }
+    return -1;
   };
   // The two SELECTs of the compound.
   auto item = [](ExprPtr e, std::string alias) {
@@ -463,19 +474,46 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
   };
   auto left = std::make_shared<Select>();
   auto right = std::make_shared<Select>();
-  for (const std::string& c : a_cols) {
+  // A side's columns are read by name: a subquery two of whose columns
+  // share one is given names by place (its ON may then not name them).
+  auto by_place = [](const std::shared_ptr<Select>& sub,
+                     const std::vector<std::string>& cols) {
+    if (!sub || !sub->column_names.empty()) return;
+    std::vector<std::string> sorted = cols;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) {
+      return;
+    }
+    for (size_t i = 0; i < cols.size(); ++i) {
+      sub->column_names.push_back("(" + std::to_string(i) + ")");
+    }
+  };
+  std::vector<std::string> a_read = a_cols, b_read = b_cols;
+  if (s->from_subquery) {
+    by_place(s->from_subquery, a_cols);
+    if (!s->from_subquery->column_names.empty()) {
+      a_read = s->from_subquery->column_names;
+    }
+  }
+  if (b.subquery) {
+    by_place(b.subquery, b_cols);
+    if (!b.subquery->column_names.empty()) {
+      b_read = b.subquery->column_names;
+    }
+  }
+  for (size_t i = 0; i < a_cols.size(); ++i) {
     left->items.push_back(
-        item(ColumnRef(a_name, c, s->table_pos), mangled(a_name, c)));
+        item(ColumnRef(a_name, a_read[i], s->table_pos), mangled(1, i)));
     auto null = std::make_unique<Expr>();
     null->kind = ExprKind::kLiteral;
     null->pos = s->table_pos;
-    right->items.push_back(item(std::move(null), mangled(a_name, c)));
+    right->items.push_back(item(std::move(null), mangled(1, i)));
   }
-  for (const std::string& c : b_cols) {
+  for (size_t i = 0; i < b_cols.size(); ++i) {
     left->items.push_back(
-        item(ColumnRef(b_name, c, b.pos), mangled(b_name, c)));
+        item(ColumnRef(b_name, b_read[i], b.pos), mangled(2, i)));
     right->items.push_back(
-        item(ColumnRef(b_name, c, b.pos), mangled(b_name, c)));
+        item(ColumnRef(b_name, b_read[i], b.pos), mangled(2, i)));
   }
   auto a_from = [&](Select* into) {
     into->table = s->table;
@@ -545,13 +583,13 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
 
   // `*`, `A.*` and `B.*` spelled out.
   std::vector<SelectItem> items;
-  auto spell = [&](const std::string& name,
-                   const std::vector<std::string>& cols,
+  auto spell = [&](int side, const std::vector<std::string>& cols,
                    const parser::Position& pos) {
-    for (const std::string& c : cols) {
+    for (size_t c = 0; c < cols.size(); ++c) {
       SelectItem i;
-      i.expr = ColumnRef(joined, mangled(name, c), pos);
-      i.text = c;
+      i.expr = ColumnRef(joined, mangled(side, c), pos);
+      i.text = cols[c];
+      i.alias = cols[c];
       i.pos = pos;
       items.push_back(std::move(i));
     }
@@ -560,8 +598,8 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
     if (i.expr) {
       items.push_back(std::move(i));
     } else if (i.star_table.empty()) {
-      spell(a_name, a_cols, i.pos);
-      spell(b_name, b_cols, i.pos);
+      spell(1, a_cols, i.pos);
+      spell(2, b_cols, i.pos);
       for (const std::string& n : later) {
         SelectItem star;
         star.star_table = n;
@@ -570,9 +608,9 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
         items.push_back(std::move(star));
       }
     } else if (i.star_table == a_name) {
-      spell(a_name, a_cols, i.pos);
+      spell(1, a_cols, i.pos);
     } else if (i.star_table == b_name) {
-      spell(b_name, b_cols, i.pos);
+      spell(2, b_cols, i.pos);
     } else {
       items.push_back(std::move(i));
     }
@@ -587,9 +625,9 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
   auto rewrite = [&](ExprPtr& ref) -> Status {
     Expr& e = *ref;
     if (e.qualifier == a_name || e.qualifier == b_name) {
-      const bool in_a = e.qualifier == a_name;
-      if (has(in_a ? a_cols : b_cols, e.name)) {
-        e.name = mangled(e.qualifier, e.name);
+      const int side = e.qualifier == a_name ? 1 : 2;
+      if (const int at = place(side, e.name); at >= 0) {
+        e.name = mangled(side, at);
         e.qualifier = joined;
       }
       return Status::OK();
@@ -609,12 +647,21 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
       return Status::InvalidArgument(Where(e.pos) + "ambiguous column " +
                                      e.name + ": more than one table has it");
     }
+    const int side = in_a ? 1 : 2;
+    e.name = mangled(side, place(side, e.name));
     e.qualifier = joined;
-    e.name = mangled(in_a ? a_name : b_name, e.name);
     return Status::OK();
   };
   RefWalker walker(catalog, rewrite);
-  for (SelectItem& i : s->items) LQ_RETURN_IF_ERROR(walker.Walk(i.expr));
+  for (SelectItem& i : s->items) {
+    // A column keeps the name it was read by (`SELECT a.k` names it k).
+    const std::string name =
+        i.expr && i.alias.empty() && i.expr->kind == ExprKind::kColumn
+            ? i.expr->name
+            : "";
+    LQ_RETURN_IF_ERROR(walker.Walk(i.expr));
+    if (!name.empty() && i.expr->name != name) i.alias = name;
+  }
   for (parser::JoinTable& j : s->joins) LQ_RETURN_IF_ERROR(walker.Walk(j.on));
   LQ_RETURN_IF_ERROR(walker.Walk(s->where));
   for (ExprPtr& g : s->group_by) LQ_RETURN_IF_ERROR(walker.Walk(g));

@@ -70,6 +70,17 @@ FIXED = [
      "a.x = c.n OR b.x = c.n) FROM c", 2, False),
     ("SELECT a.id FROM a WHERE EXISTS (SELECT 1 FROM c FULL JOIN b ON "
      "b.y = c.y WHERE b.x = a.x)", 1, False),
+    # A column keeps the name it was read by, in a subquery reading the
+    # FULL JOIN's rows too (the probe's: it was found around instead).
+    ("SELECT c.k FROM c WHERE c.n IN (SELECT x FROM (SELECT a.x FROM a FULL "
+     "JOIN b ON a.x = b.x))", 1, False),
+    ("SELECT c.k FROM c WHERE EXISTS (SELECT 1 FROM (SELECT b.x FROM a FULL "
+     "JOIN b ON a.x = b.x) WHERE x = 7)", 1, False),
+    # A side two of whose columns share a name.
+    ("SELECT d.* FROM (SELECT id, x AS id FROM a) AS d FULL JOIN c ON 0",
+     2, False),
+    ("SELECT * FROM c FULL JOIN (SELECT id, x AS id FROM a) AS d ON 0", 5,
+     False),
 ]
 
 ERRORS = [
