@@ -118,8 +118,10 @@ struct Expr {
   // Set by the engine only: a column a subquery in FROM reads that none of
   // its own tables has, once that subquery is merged into the query reading
   // it. It names a column of a query around that one, never of a table
-  // beside the subquery (engine/plan/inline_from.h).
-  bool outer_only = false;
+  // beside the subquery (engine/plan/inline_from.h): the number of scopes,
+  // from the column's own outwards, it is not looked for in (1 when it is
+  // in that query's own clauses, 2 in a subquery of them, ...); 0: none.
+  int outer_only = 0;
   // Set with outer_only on such a column of a merged subquery (not on one
   // the query itself writes): an aggregate over it is the reading query's
   // (its argument is that subquery's column), as in SQLite.

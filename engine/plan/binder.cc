@@ -338,39 +338,53 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
       }
       if (!found.ok() && found.status().code() == Status::Code::kNotFound &&
           !around_.empty()) {
-        // A column of the row around this subquery (correlated): read as
-        // a value of that row each time the subquery runs.
-        const Scope& around = *around_.back().scope;
-        Result<int> at = around.table && !around.table->one_row
-                             ? around.FindColumn(e)
-                             : Result<int>(Status::NotFound(""));
-        if (!at.ok() && at.status().code() != Status::Code::kNotFound) {
-          return at.status();  // ambiguous there
-        }
-        if (at.ok()) {
-          ++around_.back().reads;
-          std::vector<BoundExprPtr>& refs = *around_.back().refs;
-          size_t j = 0;
-          while (j < refs.size() && refs[j]->index != *at) ++j;
-          if (j == refs.size()) {
-            refs.push_back(MakeColumn(around.table->columns[*at], *at));
-            refs.back()->pos = e.pos;
+        // A column of the row of a query around this subquery (correlated):
+        // read as a value of that row each time the subquery runs. From a
+        // query further out, each subquery between passes it in as a value
+        // of the row around it.
+        // (A merged subquery's column of a query around skips the scopes
+        // of the query it was merged into and any subquery of it between.)
+        const size_t skipped =
+            e.outer_only > 1 ? static_cast<size_t>(e.outer_only - 1) : 0;
+        for (size_t level = around_.size() - std::min(skipped, around_.size());
+             level-- > 0;) {
+          const Scope& around = *around_[level].scope;
+          Result<int> at = around.table && !around.table->one_row
+                               ? around.FindColumn(e)
+                               : Result<int>(Status::NotFound(""));
+          if (!at.ok() && at.status().code() != Status::Code::kNotFound) {
+            return at.status();  // ambiguous there
           }
-          BoundExprPtr ref = MakeColumn(around.table->columns[*at], *at);
+          if (!at.ok()) continue;
+          const ColumnSchema& column = around.table->columns[*at];
+          // The slot of `value` (a column, or a value passed in) among a
+          // subquery's values from the row around it.
+          auto slot = [&](std::vector<BoundExprPtr>* refs, BoundExpr::Kind kind,
+                          int index) {
+            size_t j = 0;
+            while (j < refs->size() &&
+                   ((*refs)[j]->kind != kind || (*refs)[j]->index != index)) {
+              ++j;
+            }
+            if (j == refs->size()) {
+              refs->push_back(MakeColumn(column, *at));
+              refs->back()->kind = kind;
+              refs->back()->index = index;
+              refs->back()->pos = e.pos;
+            }
+            return static_cast<int>(j);
+          };
+          int j = slot(around_[level].refs, BoundExpr::Kind::kColumn, *at);
+          ++around_[level].reads;
+          for (size_t k = level + 1; k < around_.size(); ++k) {
+            j = slot(around_[k].refs, BoundExpr::Kind::kOuterRef, j);
+            ++around_[k].reads;
+          }
+          BoundExprPtr ref = MakeColumn(column, *at);
           ref->kind = BoundExpr::Kind::kOuterRef;
-          ref->index = static_cast<int>(j);
+          ref->index = j;
           ref->pos = e.pos;
           return ref;
-        }
-        for (size_t i = 0; i + 1 < around_.size(); ++i) {
-          const Scope& further = *around_[i].scope;
-          if (further.table && !further.table->one_row &&
-              further.FindColumn(e).ok()) {
-            return Status::NotSupported(
-                Where(e.pos) + "correlated subquery: " + e.name +
-                " is a column of a query two or more levels around it (a "
-                "subquery may read the row of the query right around it)");
-          }
         }
       }
       if (!found.ok()) return found.status();
@@ -480,7 +494,10 @@ bool ReadsThroughFrom(const Expr& e) {
 }  // namespace
 
 Status Binder::CheckAround(const Expr& e) const {
-  for (size_t i = around_.size(); i-- > 0;) {
+  const size_t skipped =
+      e.outer_only > 1 ? static_cast<size_t>(e.outer_only - 1) : 0;
+  for (size_t i = around_.size() - std::min(skipped, around_.size());
+       i-- > 0;) {
     const Scope& around = *around_[i].scope;
     if (!around.table || around.table->one_row) continue;
     Result<int> at = around.FindColumn(e);
@@ -762,8 +779,6 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
   // A query of its own, made once before the statement runs, or, when it
   // reads a column of the row around the subquery it is in, again for each
   // such row (as SQLite makes it). The query reading it is bound after it.
-  std::vector<size_t> refs;
-  for (const Around& a : around_) refs.push_back(a.refs->size());
   const int64_t reads = around_.empty() ? 0 : around_.back().reads;
   std::vector<int> items = std::move(item_outputs_);
   const parser::Expr* pinning = pinning_;
@@ -775,13 +790,7 @@ Result<std::shared_ptr<const TableSchema>> Binder::BindDerived(
   // Whether it reads the row around the innermost subquery (a name of it
   // may share a ref an earlier one made, so the reads are counted).
   const bool per_run = !around_.empty() && around_.back().reads != reads;
-  for (size_t i = 0; i + 1 < around_.size(); ++i) {
-    if (around_[i].refs->size() == refs[i]) continue;
-    return Status::NotSupported(
-        Where(pos) + name +
-        ": a subquery in FROM that reads a column of a query two or more "
-        "levels around it");
-  }
+
   if (!select.column_names.empty() &&
       select.column_names.size() != bound->outputs.size()) {
     return Status::InvalidArgument(

@@ -1043,9 +1043,10 @@ class Inliner {
           }
         }
       }
-      if (reads_around && walking->depth() == 0) {
-        e.outer_only = true;  // the binder finds it around, or says not
-        e.via_from = true;
+      if (reads_around) {
+        // The binder finds it around the reading query, or says not.
+        e.outer_only = static_cast<int>(walking->depth()) + 1;
+        e.via_from = walking->depth() == 0;
         return Status::OK();
       }
       return Status::NotFound(
@@ -1129,7 +1130,8 @@ class Inliner {
       }
       return false;
     };
-    bool substituting_items = false;  // walking s's select list
+    bool substituting_items = false;     // walking s's select list
+    const RefWalker* walking = nullptr;  // the walker calling replace
     auto replace = [&](ExprPtr& ref) -> Status {
       Expr& e = *ref;
       if (e.outer_only) return Status::OK();  // a query's around s
@@ -1144,7 +1146,7 @@ class Inliner {
           // Not among the columns it selects: a query around may have a
           // table of that name (SQLite looks there), else the binder says
           // there is no such column.
-          e.outer_only = true;
+          e.outer_only = static_cast<int>(walking->depth()) + 1;
           return Status::OK();
         }
         if (i < 0) continue;
@@ -1198,10 +1200,11 @@ class Inliner {
       // A view or subquery shows only the columns it selects: the name is
       // looked for in the queries around (SQLite), else the binder says
       // there is no such column.
-      e.outer_only = true;
+      e.outer_only = static_cast<int>(walking->depth()) + 1;
       return Status::OK();
     };
     RefWalker walker(catalog_, replace);
+    walking = &walker;
     std::vector<SelectItem> items;
     substituting_items = true;
     for (SelectItem& item : s->items) {
