@@ -201,6 +201,15 @@ bool Unmergeable(const Select& s) {
          HasAggregate(s) || s.limit || s.offset;
 }
 
+// The select item `table.*`.
+SelectItem StarOf(const std::string& table, const parser::Position& pos) {
+  SelectItem star;
+  star.star_table = table;
+  star.text = "*";
+  star.pos = pos;
+  return star;
+}
+
 // `A RIGHT JOIN B ON c ...` as `B LEFT JOIN A ON c ...`: the same pairs
 // of rows (every row of B, with the rows of A c pairs it with, or NULLs),
 // with `*` spelled out as each FROM item's `t.*` in the order written, so
@@ -239,13 +248,7 @@ Status RightToLeft(Select* s) {
       items.push_back(std::move(item));
       continue;
     }
-    for (const std::string& n : names) {
-      SelectItem star;
-      star.star_table = n;
-      star.text = "*";
-      star.pos = item.pos;
-      items.push_back(std::move(star));
-    }
+    for (const std::string& n : names) items.push_back(StarOf(n, item.pos));
   }
   s->items = std::move(items);
   parser::JoinTable& b = s->joins[0];
@@ -600,13 +603,7 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
     } else if (i.star_table.empty()) {
       spell(1, a_cols, i.pos);
       spell(2, b_cols, i.pos);
-      for (const std::string& n : later) {
-        SelectItem star;
-        star.star_table = n;
-        star.text = "*";
-        star.pos = i.pos;
-        items.push_back(std::move(star));
-      }
+      for (const std::string& n : later) items.push_back(StarOf(n, i.pos));
     } else if (i.star_table == a_name) {
       spell(1, a_cols, i.pos);
     } else if (i.star_table == b_name) {
@@ -1228,11 +1225,7 @@ class Inliner {
         if (!item.star_table.empty() && item.star_table != src.name) continue;
         named = true;
         if (!src.merged()) {
-          SelectItem star;
-          star.star_table = src.name;
-          star.text = "*";
-          star.pos = item.pos;
-          items.push_back(std::move(star));
+          items.push_back(StarOf(src.name, item.pos));
           continue;
         }
         for (size_t c = 0; c < src.names.size(); ++c) {
