@@ -651,6 +651,7 @@ Query Generator::JoinQuery(int a, int b) {
     // A LEFT JOIN now and then: its rows past the ON are NULL-extended.
     q.left_join = rng_.OneIn(4);
     q.right_join = !q.left_join && rng_.OneIn(6);
+    q.full_join = !q.left_join && !q.right_join && rng_.OneIn(6);
     q.join_on = std::move(cond);
   } else {
     q.where = q.where ? Expr::Binary("AND", std::move(cond), *q.where)

@@ -46,11 +46,12 @@ Expr Expr::Func(std::string name, std::vector<Expr> args) {
 }
 
 TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on, bool left,
-                     bool right) {
+                     bool right, bool full) {
   TableDef j;
   j.name = a.name + " AS x" +
            (left    ? " LEFT JOIN "
             : right ? " RIGHT JOIN "
+            : full  ? " FULL JOIN "
             : on    ? " JOIN "
                     : ", ") +
            b.name + " AS y";
@@ -76,7 +77,8 @@ TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on, bool left,
 TableDef QueryTable(const Query& q, const std::vector<TableDef>& tables) {
   if (q.join_table < 0) return tables[q.table];
   return JoinedTable(tables[q.table], tables[q.join_table],
-                     q.join_on.has_value(), q.left_join, q.right_join);
+                     q.join_on.has_value(), q.left_join, q.right_join,
+                     q.full_join);
 }
 
 std::string RenderLiteral(const Value& v) {
@@ -354,7 +356,7 @@ std::string RenderStep(const Step& s, const std::vector<TableDef>& tables,
             s.query,
             JoinedTable(tables[s.query.table], tables[s.query.join_table],
                         s.query.join_on.has_value(), s.query.left_join,
-                        s.query.right_join),
+                        s.query.right_join, s.query.full_join),
             d);
       }
       return RenderQuery(s.query, t, d);

@@ -132,6 +132,7 @@ struct Query {
   std::optional<Expr> join_on;
   bool left_join = false;   // LEFT JOIN ... ON join_on
   bool right_join = false;  // RIGHT JOIN ... ON join_on
+  bool full_join = false;   // FULL JOIN ... ON join_on
   // A compound SELECT: this query's SELECT, then each part in turn (their
   // ORDER BY ordinals and LIMIT are then the whole one's).
   std::vector<CompoundPart> compound;
@@ -181,9 +182,9 @@ struct Case {
 // The two tables of a join as one: columns `x.<name>` of `a` then
 // `y.<name>` of `b`, the key of both (none when either has none), and a
 // name that is the FROM clause (`on`: the JOIN form, else the comma form;
-// `left`: LEFT JOIN).
+// `left`, `right`, `full`: LEFT, RIGHT, FULL JOIN).
 TableDef JoinedTable(const TableDef& a, const TableDef& b, bool on,
-                     bool left = false, bool right = false);
+                     bool left = false, bool right = false, bool full = false);
 
 // The table `q`'s expressions name columns of: tables[q.table], or the
 // JoinedTable() of a join.
