@@ -273,6 +273,9 @@ struct Source {
   std::vector<std::string> names;         // kMerged, kDerived: column names
   std::vector<const Expr*> exprs;         // kMerged: each one's expression
   std::vector<const TableSchema*> under;  // kMerged: the tables it reads
+  // kMerged: the columns of the tables of rows it reads (a grouped or
+  // LIMITed subquery of its own FROM).
+  std::vector<std::vector<std::string>> under_rows;
 
   bool merged() const { return kind == Kind::kMerged; }
   // The position of column `column` (the first of that name), or -1.
@@ -288,6 +291,11 @@ struct Source {
     if (Find(column) >= 0) return false;
     for (const TableSchema* t : under) {
       if (t->FindColumn(column) >= 0) return true;
+    }
+    for (const std::vector<std::string>& names : under_rows) {
+      if (std::find(names.begin(), names.end(), column) != names.end()) {
+        return true;
+      }
     }
     return false;
   }
@@ -739,15 +747,21 @@ class Inliner {
       PutFrom(std::move(from), s);
       return Status::OK();
     }
-    for (size_t i = 0; i < from.size(); ++i) {
+    bool left_after = false;  // a LEFT JOIN after item i
+    for (size_t i = from.size(); i-- > 0;) {
       // On the right of a LEFT JOIN a row of NULLs stands for no row: a
       // column the view computes (`1 AS one`) would not be NULL there, and
       // its tables' join would not be one table's rows. Such a one is read
-      // as a table of its rows instead.
-      if (!sources[i].merged() || !from[i].left) continue;
+      // as a table of its rows instead; so is one with no FROM before a
+      // LEFT JOIN, which would leave that join no table to join to.
+      const bool left = from[i].left;
+      const bool before_left = left_after;
+      left_after = left_after || left;
+      if (!sources[i].merged()) continue;
       const Select& inner = *inners[i];
-      bool one_table =
-          inner.joins.empty() && (!inner.table.empty() || inner.from_subquery);
+      const bool has_from = !inner.table.empty() || inner.from_subquery;
+      if (!left && (has_from || !before_left)) continue;
+      bool one_table = left && inner.joins.empty() && has_from;
       for (const Expr* e : sources[i].exprs) {
         one_table = one_table && e->kind == ExprKind::kColumn && !e->outer_only;
       }
@@ -756,6 +770,7 @@ class Inliner {
       sources[i].kind = Source::Kind::kDerived;
       sources[i].exprs.clear();
       sources[i].under.clear();
+      sources[i].under_rows.clear();
     }
     LQ_RETURN_IF_ERROR(Substitute(s, sources, &from));
     for (size_t i = 0; i < from.size(); ++i) {
@@ -952,6 +967,7 @@ class Inliner {
         // Its own merging left it a table of its rows.
         s.kind = Source::Kind::kDerived;
         s.names = OutputNames(*t.subquery, catalog_);
+        src->under_rows.push_back(s.names);
         own.push_back(std::move(s));
         continue;
       }

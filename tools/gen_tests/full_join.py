@@ -76,6 +76,15 @@ FIXED = [
      "JOIN b ON a.x = b.x))", 1, False),
     ("SELECT c.k FROM c WHERE EXISTS (SELECT 1 FROM (SELECT b.x FROM a FULL "
      "JOIN b ON a.x = b.x) WHERE x = 7)", 1, False),
+    # A side with no FROM first (read as a table of its one row).
+    ("SELECT * FROM (SELECT 2 AS k) AS d FULL JOIN a ON d.k = a.x", 4,
+     False),
+    ("SELECT * FROM (SELECT 2 AS k) AS d LEFT JOIN a ON d.k = a.x", 4,
+     False),
+    # A name a subquery does not select, of a table of rows under it, is
+    # the table's beside it (b.id here), not ambiguous.
+    ("SELECT count(*) FROM b AS z, (WITH q AS (SELECT * FROM a LIMIT 5) "
+     "SELECT x FROM q) AS w WHERE id > 3", 1, False),
     # A side two of whose columns share a name.
     ("SELECT d.* FROM (SELECT id, x AS id FROM a) AS d FULL JOIN c ON 0",
      2, False),
