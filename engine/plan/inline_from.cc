@@ -361,6 +361,18 @@ class RefWalker {
     shadow_.push_back(std::move(level));
     Status st = WalkSelect(s);
     shadow_.pop_back();
+    // Its subqueries in FROM, its common tables and its compound's other
+    // SELECTs see the queries around it, never its own FROM (at its depth).
+    if (s.from_subquery && st.ok()) st = WalkSubquery(*s.from_subquery);
+    for (parser::JoinTable& j : s.joins) {
+      if (j.subquery && st.ok()) st = WalkSubquery(*j.subquery);
+    }
+    for (parser::CommonTable& c : s.with) {
+      if (c.select && st.ok()) st = WalkSubquery(*c.select);
+    }
+    for (parser::CompoundTerm& t : s.compound) {
+      if (t.select && st.ok()) st = WalkSubquery(*t.select);
+    }
     return st;
   }
 

@@ -62,6 +62,19 @@ FIXED = [
      "ORDER BY id", 2, True),
     ("SELECT id, (SELECT count(*) FROM q WHERE q.b IN (SELECT b FROM (SELECT "
      "DISTINCT b FROM r WHERE r.id <= p.id))) FROM p ORDER BY id", 2, True),
+    # The row around comes from a FULL JOIN, a subquery in FROM, or a query
+    # itself in FROM; the subquery reading it has a subquery in FROM, a
+    # common table or a compound (the third probe's refusals).
+    ("SELECT p.id, q.id FROM p FULL JOIN q ON q.a = p.a WHERE EXISTS (SELECT "
+     "1 FROM (SELECT b FROM r WHERE r.b <> q.b) AS w)", 2, False),
+    ("SELECT id FROM (SELECT p.id FROM p WHERE 2 IN (SELECT w.b FROM (SELECT "
+     "b FROM r WHERE r.b <> p.a) AS w)) AS d", 1, False),
+    ("SELECT e FROM (SELECT id AS e FROM p) AS pp WHERE 2 IN (SELECT s.x FROM "
+     "(SELECT pp.e + 0 AS x FROM q) AS s)", 1, False),
+    ("SELECT d.id FROM (SELECT id, a FROM p) AS d WHERE d.a IN (SELECT a FROM "
+     "q WHERE q.b > d.id UNION SELECT b FROM r WHERE r.id = d.id)", 1, False),
+    ("SELECT d.id, (WITH c AS (SELECT b FROM r WHERE r.id < d.id) SELECT "
+     "count(*) FROM c) FROM (SELECT id FROM p) AS d ORDER BY d.id", 2, True),
     # A FULL JOIN whose ON reads the row around.
     ("SELECT id, (SELECT count(*) FROM q FULL JOIN r ON r.b = q.b AND q.a = "
      "p.a) FROM p ORDER BY id", 2, True),
