@@ -491,7 +491,8 @@ TEST(Oracles, ContinuationWithWrites) {
       /*share=*/2);  // a check replays the round, then pages
   Finish("paging_writes", stats, start,
          ", " + std::to_string(writes_run) + " writes between pages (" +
-             std::to_string(refused) + " refused: plan changed)");
+             std::to_string(refused) +
+             " refused: plan or rows made first changed)");
 }
 
 // Plan reuse: a prepared query run with other parameter values returns

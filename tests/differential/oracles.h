@@ -90,6 +90,11 @@ struct Midway {
 // The message part that makes a refused resume acceptable after a Midway
 // change (with code InvalidArgument).
 inline constexpr const char* kPlanChangedMessage = "plan changed";
+// The same for a query reading rows it makes first (a FULL JOIN, a grouped
+// subquery in FROM) once a write changed them: a token names a row by its
+// place among them, so it is refused (DIALECT.md), on LevelDB and etcd.
+inline constexpr const char* kMadeRowsChangedMessage =
+    "they changed since it was taken";
 
 // Pages of one row for answers up to 60 rows, larger ones (chosen from the
 // row count, so a replay pages the same way) beyond. The database runs with

@@ -156,7 +156,8 @@ OracleResult ContinuationWithWrites(LevelqlEngine& engine,
     if (!next.ok()) {
       const Status& s = next.status();
       if (s.code() == Status::Code::kInvalidArgument &&
-          s.message().find(kPlanChangedMessage) != std::string::npos) {
+          (s.message().find(kPlanChangedMessage) != std::string::npos ||
+           s.message().find(kMadeRowsChangedMessage) != std::string::npos)) {
         r.refused = true;
         return r;
       }
