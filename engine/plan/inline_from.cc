@@ -639,6 +639,7 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
     return std::find(cols.begin(), cols.end(), c) != cols.end();
   };
   bool ordering = false;  // rewriting ORDER BY (where an alias comes first)
+  const RefWalker* walking = nullptr;  // the walker calling rewrite
   auto rewrite = [&](ExprPtr& ref) -> Status {
     Expr& e = *ref;
     if (e.qualifier == a_name || e.qualifier == b_name) {
@@ -650,7 +651,9 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
       return Status::OK();
     }
     if (!e.qualifier.empty()) return Status::OK();
-    if (ordering) {
+    // (ORDER BY's own name of a result column; one in a subquery there
+    // names a column.)
+    if (ordering && walking->depth() == 0) {
       for (const SelectItem& i : s->items) {
         if (i.expr && i.alias == e.name) return Status::OK();
       }
@@ -670,6 +673,7 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
     return Status::OK();
   };
   RefWalker walker(catalog, rewrite);
+  walking = &walker;
   for (SelectItem& i : s->items) {
     // A column keeps the name it was read by (`SELECT a.k` names it k).
     const std::string name =

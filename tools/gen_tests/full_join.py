@@ -85,6 +85,10 @@ FIXED = [
     # the table's beside it (b.id here), not ambiguous.
     ("SELECT count(*) FROM b AS z, (WITH q AS (SELECT * FROM a LIMIT 5) "
      "SELECT x FROM q) AS w WHERE id > 3", 1, False),
+    # In a subquery in ORDER BY, a name of a FULL JOIN side's column that
+    # is also a result column's name is the column (the third probe's).
+    ("SELECT b.r FROM a FULL JOIN b ON a.x = b.x ORDER BY (SELECT count(*) "
+     "FROM c WHERE c.k < r), 1", 1, True),
     # A side two of whose columns share a name.
     ("SELECT d.* FROM (SELECT id, x AS id FROM a) AS d FULL JOIN c ON 0",
      2, False),
