@@ -298,20 +298,12 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
                                        " here (no table in scope)");
       }
       // A merged subquery's column of a query around: never this one's.
-      Result<int> found =
-          e.outer_only
-              ? Result<int>(Status::NotFound(
-                    Where(e.pos) + "no column " +
-                    (e.qualifier.empty() ? e.name
-                                         : e.qualifier + "." + e.name) +
-                    " (a view or subquery in FROM shows only the columns it "
-                    "selects, and reads only its own tables and those of "
-                    "the queries around the one reading it)"))
-          : scope.table->one_row
-              ? Result<int>(
-                    Status::NotFound(Where(e.pos) + "no column " + e.name +
-                                     " (a SELECT without FROM has no columns)"))
-              : scope.FindColumn(e);
+      Result<int> found = e.outer_only ? Result<int>(Status::NotFound(""))
+                          : scope.table->one_row
+                              ? Result<int>(Status::NotFound(
+                                    Where(e.pos) + "no column " + e.name +
+                                    " (a SELECT without FROM has no columns)"))
+                              : scope.FindColumn(e);
       if (!found.ok() && found.status().code() == Status::Code::kNotFound &&
           e.qualifier.empty() && !e.outer_only) {
         for (const auto& [alias, expr] : scope.aliases) {
@@ -337,28 +329,22 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
         }
       }
       if (!found.ok() && found.status().code() == Status::Code::kNotFound &&
-          !around_.empty()) {
+          (!around_.empty() || e.outer_only)) {
         // A column of the row of a query around this subquery (correlated):
         // read as a value of that row each time the subquery runs. From a
         // query further out, each subquery between passes it in as a value
         // of the row around it.
-        // (A merged subquery's column of a query around skips the scopes
-        // of the query it was merged into and any subquery of it between.)
-        const size_t skipped =
-            e.outer_only > 1 ? static_cast<size_t>(e.outer_only - 1) : 0;
-        for (size_t level = around_.size() - std::min(skipped, around_.size());
-             level-- > 0;) {
-          const Scope& around = *around_[level].scope;
-          Result<int> at = around.table && !around.table->one_row
-                               ? around.FindColumn(e)
-                               : Result<int>(Status::NotFound(""));
-          if (!at.ok() && at.status().code() != Status::Code::kNotFound) {
-            return at.status();  // ambiguous there
-          }
-          if (!at.ok()) continue;
-          const ColumnSchema& column = around.table->columns[*at];
-          // The slot of `value` (a column, or a value passed in) among a
-          // subquery's values from the row around it.
+        size_t level = 0;
+        int at = -1;
+        const Status around = FindAround(e, &level, &at);
+        if (!around.ok() &&
+            (e.outer_only || around.code() != Status::Code::kNotFound)) {
+          return around;  // ambiguous there, or a name of no query around
+        }
+        if (around.ok()) {
+          const ColumnSchema& column = around_[level].scope->table->columns[at];
+          // The slot of a value (a column of the row, or a value passed
+          // in) among a subquery's values from the row around it.
           auto slot = [&](std::vector<BoundExprPtr>* refs, BoundExpr::Kind kind,
                           int index) {
             size_t j = 0;
@@ -367,20 +353,20 @@ Result<BoundExprPtr> Binder::Bind(const Expr& e, Scope& scope) {
               ++j;
             }
             if (j == refs->size()) {
-              refs->push_back(MakeColumn(column, *at));
+              refs->push_back(MakeColumn(column, at));
               refs->back()->kind = kind;
               refs->back()->index = index;
               refs->back()->pos = e.pos;
             }
             return static_cast<int>(j);
           };
-          int j = slot(around_[level].refs, BoundExpr::Kind::kColumn, *at);
+          int j = slot(around_[level].refs, BoundExpr::Kind::kColumn, at);
           ++around_[level].reads;
           for (size_t k = level + 1; k < around_.size(); ++k) {
             j = slot(around_[k].refs, BoundExpr::Kind::kOuterRef, j);
             ++around_[k].reads;
           }
-          BoundExprPtr ref = MakeColumn(column, *at);
+          BoundExprPtr ref = MakeColumn(column, at);
           ref->kind = BoundExpr::Kind::kOuterRef;
           ref->index = j;
           ref->pos = e.pos;
@@ -493,16 +479,23 @@ bool ReadsThroughFrom(const Expr& e) {
 
 }  // namespace
 
-Status Binder::CheckAround(const Expr& e) const {
+Status Binder::FindAround(const Expr& e, size_t* level, int* at) const {
+  // (A merged subquery's column of a query around skips the scopes of the
+  // query it was merged into and any subquery of it between.)
   const size_t skipped =
       e.outer_only > 1 ? static_cast<size_t>(e.outer_only - 1) : 0;
   for (size_t i = around_.size() - std::min(skipped, around_.size());
        i-- > 0;) {
     const Scope& around = *around_[i].scope;
     if (!around.table || around.table->one_row) continue;
-    Result<int> at = around.FindColumn(e);
-    if (at.ok() || at.status().code() != Status::Code::kNotFound) {
-      return at.status();
+    Result<int> found = around.FindColumn(e);
+    if (found.ok()) {
+      *level = i;
+      *at = *found;
+      return Status::OK();
+    }
+    if (found.status().code() != Status::Code::kNotFound) {
+      return found.status();  // ambiguous there
     }
   }
   return Status::NotFound(
@@ -1035,7 +1028,9 @@ Result<BoundSelect> Binder::BindMerged(const parser::Select& select) {
     out.from[i + 1].on = std::move(on);
   }
   for (const parser::ExprPtr& name : select.names_to_check) {
-    LQ_RETURN_IF_ERROR(CheckAround(*name));
+    size_t level = 0;
+    int at = -1;
+    LQ_RETURN_IF_ERROR(FindAround(*name, &level, &at));
   }
   if (select.where) conditions.push_back(select.where.get());
   scope.unbound_items = &select.items;

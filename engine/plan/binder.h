@@ -189,9 +189,11 @@ class Binder {
   Result<BoundSelect> BindCompound(const parser::Select& select);
   Status BindLimits(const parser::Select& select, BoundSelect* out);
   Result<int> ParamSlot(const parser::Expr& expr);
-  // OK when the queries around have column `e` (Expr::outer_only) once;
-  // binds nothing (Select::names_to_check).
-  Status CheckAround(const parser::Expr& e) const;
+  // The innermost query around (skipping what e.outer_only says) that has
+  // column `e`: its level in around_ and the column's place there; NotFound
+  // when none has it, InvalidArgument when that one has it twice. Binds
+  // nothing (Select::names_to_check calls it alone).
+  Status FindAround(const parser::Expr& e, size_t* level, int* at) const;
 
   std::shared_ptr<const CatalogState> catalog_;
   ParamSlots params_;
@@ -208,9 +210,9 @@ class Binder {
   // `t.*` stand for several).
   std::vector<int> item_outputs_;
   // Per subquery being bound (innermost last): the scope of the query
-  // around it, and the columns of that query's row it reads, bound there
-  // (a name found there makes it correlated; one further out is not
-  // supported).
+  // around it, and the values of that query's row it reads, bound there (a
+  // column of that row, or a value passed in from further out: a name
+  // found around makes every subquery up to its query correlated).
   struct Around {
     const Scope* scope;
     std::vector<BoundExprPtr>* refs;
