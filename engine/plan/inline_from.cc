@@ -201,6 +201,14 @@ bool Unmergeable(const Select& s) {
          HasAggregate(s) || s.limit || s.offset;
 }
 
+// The name a query knows FROM item `i` (from 0) by: its alias, else its
+// table's name; an unnamed subquery gets one no query can write.
+std::string ItemName(const std::string& alias, const std::string& table,
+                     size_t i) {
+  if (!alias.empty()) return alias;
+  return table.empty() ? "(subquery " + std::to_string(i + 1) + ")" : table;
+}
+
 // The select item `table.*`.
 SelectItem StarOf(const std::string& table, const parser::Position& pos) {
   SelectItem star;
@@ -231,10 +239,7 @@ Status RightToLeft(Select* s) {
   // Each item's name, as the query reads it (an unnamed subquery gets the
   // one it would have had).
   auto name = [](std::string* alias, const std::string& table, size_t i) {
-    if (alias->empty()) {
-      *alias =
-          table.empty() ? "(subquery " + std::to_string(i + 1) + ")" : table;
-    }
+    *alias = ItemName(*alias, table, i);
     return *alias;
   };
   std::vector<std::string> names;
@@ -440,7 +445,7 @@ ExprPtr ColumnRef(const std::string& qualifier, const std::string& name,
 //   UNION ALL SELECT NULL..., B's columns FROM B
 //             WHERE NOT EXISTS (SELECT 1 FROM A WHERE c)
 //
-// Its columns are named "A.x" (no name a query can write); the query's
+// Its columns are named by side and place ("1.0", "2.3"); the query's
 // names of A's and B's columns are rewritten to read them (in its
 // subqueries too), and `*`, `A.*` and `B.*` are spelled out in the written
 // order. A FULL JOIN after the second FROM item: NotSupported.
@@ -456,12 +461,8 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
   }
   parser::JoinTable& b = s->joins[0];
   if (!b.full) return Status::OK();
-  const std::string a_name = !s->alias.empty()  ? s->alias
-                             : s->table.empty() ? std::string("(subquery 1)")
-                                                : s->table;
-  const std::string b_name = !b.alias.empty()  ? b.alias
-                             : b.table.empty() ? std::string("(subquery 2)")
-                                               : b.table;
+  const std::string a_name = ItemName(s->alias, s->table, 0);
+  const std::string b_name = ItemName(b.alias, b.table, 1);
   if (a_name == b_name) {
     return Status::InvalidArgument(Where(b.pos) +
                                    "FULL JOIN of two tables "
@@ -588,10 +589,7 @@ Status FullToDerived(Select* s, const CatalogState& catalog) {
   std::vector<std::string> later;  // names of the FROM items after them
   for (size_t i = 1; i < s->joins.size(); ++i) {
     const parser::JoinTable& j = s->joins[i];
-    later.push_back(!j.alias.empty() ? j.alias
-                    : j.table.empty()
-                        ? "(subquery " + std::to_string(i + 2) + ")"
-                        : j.table);
+    later.push_back(ItemName(j.alias, j.table, i + 1));
   }
   std::vector<std::vector<std::string>> later_cols;
   for (size_t i = 1; i < s->joins.size(); ++i) {
@@ -713,13 +711,10 @@ class Inliner {
     for (size_t i = 0; i < from.size(); ++i) {
       FromItem& f = from[i];
       Source src;
-      src.name = !f.alias.empty() ? f.alias : f.table;
+      src.name = ItemName(f.alias, f.table, i);
       const ViewSchema* view = nullptr;
       if (f.subquery) {
         inners[i] = std::move(f.subquery);
-        // An unnamed subquery is known by no name the query can write.
-        if (src.name.empty())
-          src.name = "(subquery " + std::to_string(i + 1) + ")";
       } else if (const TableSchema* t = catalog_.FindTable(f.table)) {
         src.kind = Source::Kind::kTable;
         src.table = t;
@@ -815,19 +810,7 @@ class Inliner {
         continue;
       }
       Select& inner = *inners[i];
-      // Its select list's names of queries around, read or not, are
-      // checked where the merged query is bound.
-      std::function<void(const Expr&)> collect = [&](const Expr& e) {
-        if (e.kind == ExprKind::kColumn && e.outer_only) {
-          s->names_to_check.push_back(parser::Clone(e));
-        }
-        for (const ExprPtr& a : e.args) {
-          if (a) collect(*a);
-        }
-      };
-      for (const SelectItem& item : inner.items) {
-        if (item.expr) collect(*item.expr);
-      }
+      // (Its select list's names of queries around: PrepareInner.)
       for (ExprPtr& n : inner.names_to_check) {
         s->names_to_check.push_back(std::move(n));
       }
@@ -1092,9 +1075,13 @@ class Inliner {
     }
     in_items = false;
     // Every name of a query around in its select list (marked here, or by
-    // its own merging) reaches the reading query through its columns.
+    // its own merging) reaches the reading query through its columns, and
+    // is checked where that query is bound, read or not.
     std::function<void(Expr&)> through = [&](Expr& e) {
-      if (e.kind == ExprKind::kColumn && e.outer_only) e.via_from = true;
+      if (e.kind == ExprKind::kColumn && e.outer_only) {
+        e.via_from = true;
+        inner->names_to_check.push_back(parser::Clone(e));
+      }
       for (ExprPtr& a : e.args) {
         if (a) through(*a);
       }
@@ -1163,7 +1150,6 @@ class Inliner {
     const RefWalker* walking = nullptr;  // the walker calling replace
     auto replace = [&](ExprPtr& ref) -> Status {
       Expr& e = *ref;
-      if (e.outer_only) return Status::OK();  // a query's around s
       const Source* hit = nullptr;
       int at = -1;
       bool table_has = false;
@@ -1220,7 +1206,7 @@ class Inliner {
         return Status::OK();
       }
       for (const SelectItem& item : s->items) {
-        if (substituting_items) break;  // an alias is not read there
+        if (substituting_items) break;  // (an alias is not read there)
         if (item.expr && item.alias == e.name && item.expr.get() != ref.get()) {
           ref = parser::Clone(*item.expr);
           return Status::OK();
