@@ -254,6 +254,13 @@ std::function<void()> Bench::RunAll(Query& q,
   };
 }
 
+std::function<void()> Bench::RunAll(RawFn raw,
+                                    const std::vector<ParamList>& params) {
+  return [raw = std::move(raw), &params] {
+    for (const ParamList& p : params) raw(p, nullptr);
+  };
+}
+
 int64_t Bench::CheckResults(const std::string& workload, Query& lq, Query& sq,
                             const std::vector<ParamList>& params, bool ordered,
                             const RawFn& raw) {

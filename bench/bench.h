@@ -212,6 +212,9 @@ class Bench {
   // the rows agree (as multisets, or in order when `ordered`), records the
   // check and returns the total number of rows.
   using RawFn = std::function<void(const ParamList&, RowConsumer*)>;
+  // A function that runs `raw` (a raw LevelDB floor) on every parameter set.
+  static std::function<void()> RunAll(RawFn raw,
+                                      const std::vector<ParamList>& params);
   int64_t CheckResults(const std::string& workload, Query& lq, Query& sq,
                        const std::vector<ParamList>& params, bool ordered,
                        const RawFn& raw = nullptr);

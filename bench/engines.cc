@@ -616,11 +616,15 @@ int64_t RawStore::And(const std::string& c, const std::string& n, Merge how,
   return count;
 }
 
-int64_t RawStore::Or(const std::string& c, const std::string& n,
-                     RowConsumer* rows, uint64_t* sink) {
-  IdRange a(db_.get(), Concat(Concat("c", c), std::string(1, '\0')));
-  IdRange b(db_.get(), Concat(Concat("n", n), std::string(1, '\0')));
-  RowFetcher fetch(db_.get());
+namespace {
+
+// Merges the ids of the rows with category = c and of those with
+// country = n, each once, in order; calls `each` with every id.
+template <typename Each>
+int64_t MergeOr(leveldb::DB* db, const std::string& c, const std::string& n,
+                Each each) {
+  IdRange a(db, Concat(Concat("c", c), std::string(1, '\0')));
+  IdRange b(db, Concat(Concat("n", n), std::string(1, '\0')));
   int64_t count = 0;
   while (a.Valid() || b.Valid()) {
     uint64_t id;
@@ -635,10 +639,19 @@ int64_t RawStore::Or(const std::string& c, const std::string& n,
       a.Next();
       b.Next();
     }
-    fetch.Emit(id, rows, sink);
+    each(id);
     ++count;
   }
   return count;
+}
+
+}  // namespace
+
+int64_t RawStore::Or(const std::string& c, const std::string& n,
+                     RowConsumer* rows, uint64_t* sink) {
+  RowFetcher fetch(db_.get());
+  return MergeOr(db_.get(), c, n,
+                 [&](uint64_t id) { fetch.Emit(id, rows, sink); });
 }
 
 int64_t RawStore::CountStamps(int64_t lo, int64_t hi) {
@@ -770,21 +783,7 @@ int64_t RawStore::StampPage(int64_t offset, int64_t limit, RowConsumer* rows,
 }
 
 int64_t RawStore::CountOr(const std::string& c, const std::string& n) {
-  IdRange a(db_.get(), Concat(Concat("c", c), std::string(1, '\0')));
-  IdRange b(db_.get(), Concat(Concat("n", n), std::string(1, '\0')));
-  int64_t count = 0;
-  while (a.Valid() || b.Valid()) {
-    if (!b.Valid() || (a.Valid() && a.id() < b.id())) {
-      a.Next();
-    } else if (!a.Valid() || b.id() < a.id()) {
-      b.Next();
-    } else {
-      a.Next();
-      b.Next();
-    }
-    ++count;
-  }
-  return count;
+  return MergeOr(db_.get(), c, n, [](uint64_t) {});
 }
 
 void RawStore::CountCategories(RowConsumer* rows, uint64_t* sink) {

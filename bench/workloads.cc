@@ -58,11 +58,9 @@ void Bench::RunW2() {
     };
     CheckResults(w, *lq, *sq, params, /*ordered=*/true,
                  include ? RawFn() : RawFn(raw_page));
-    auto t = TimePerQuery(params.size(),
-                          {RunAll(*lq, params), RunAll(*sq, params), [&] {
-                             for (const ParamList& p : params)
-                               raw_page(p, nullptr);
-                           }});
+    auto t = TimePerQuery(
+        params.size(),
+        {RunAll(*lq, params), RunAll(*sq, params), RunAll(raw_page, params)});
     const Measure& a = t[0];
     const Measure& b = t[1];
     if (include) {
@@ -107,17 +105,9 @@ void Bench::RunW3() {
   bool ok = LastCheckOk();
   auto linear = raw_and(RawStore::Merge::kLinear);
   auto leapfrog = raw_and(RawStore::Merge::kLeapfrog);
-  auto t =
-      TimePerQuery(params.size(), {RunAll(*lq, params), RunAll(*sq, params),
-                                   [&] {
-                                     for (const ParamList& p : params)
-                                       linear(p, nullptr);
-                                   },
-                                   [&] {
-                                     for (const ParamList& p : params) {
-                                       leapfrog(p, nullptr);
-                                     }
-                                   }});
+  auto t = TimePerQuery(params.size(),
+                        {RunAll(*lq, params), RunAll(*sq, params),
+                         RunAll(linear, params), RunAll(leapfrog, params)});
   const Measure& a = t[0];
   const Measure& b = t[1];
   // The raw floor: the faster merge (by median) of the two.
@@ -155,10 +145,9 @@ void Bench::RunW4() {
              &sink);
   };
   CheckResults("W4", *lq, *sq, params, false, raw_or);
-  auto t = TimePerQuery(params.size(),
-                        {RunAll(*lq, params), RunAll(*sq, params), [&] {
-                           for (const ParamList& p : params) raw_or(p, nullptr);
-                         }});
+  auto t = TimePerQuery(
+      params.size(),
+      {RunAll(*lq, params), RunAll(*sq, params), RunAll(raw_or, params)});
   AddLatency("W4", "category = ? OR country = ? (~25,000 rows)", t[0], t[1],
              1.0, t[2])
       .note =
@@ -182,11 +171,9 @@ void Bench::RunW4() {
     if (rows) rows->Add(Concat("i", std::to_string(n)));
   };
   CheckResults("W4c", *lqc, *sqc, params, false, raw_count);
-  auto tc = TimePerQuery(params.size(),
-                         {RunAll(*lqc, params), RunAll(*sqc, params), [&] {
-                            for (const ParamList& p : params)
-                              raw_count(p, nullptr);
-                          }});
+  auto tc = TimePerQuery(
+      params.size(),
+      {RunAll(*lqc, params), RunAll(*sqc, params), RunAll(raw_count, params)});
   Outcome& o =
       AddLatency("W4c", "COUNT(*) WHERE category = ? OR country = ? (extra)",
                  tc[0], tc[1], 1.0, tc[2]);
@@ -282,9 +269,7 @@ void Bench::RunW6(const StampIndex& index) {
   std::vector<std::function<void()>> runs = {RunAll(*lq, params),
                                              RunAll(*sq, params)};
   if (!index.ranked) {
-    runs.push_back([&] {
-      for (const ParamList& p : params) raw_page(p, nullptr);
-    });
+    runs.push_back(RunAll(raw_page, params));
   }
   auto t = TimePerQuery(params.size(), runs);
   Outcome& added =
@@ -417,11 +402,9 @@ void Bench::RunW7(const StampIndex& index) {
   };
   CheckResults(w, *lq, *sq, params, false, raw_count);
   bool ok = LastCheckOk();
-  auto t = TimePerQuery(params.size(),
-                        {RunAll(*lq, params), RunAll(*sq, params), [&] {
-                           for (const ParamList& p : params)
-                             raw_count(p, nullptr);
-                         }});
+  auto t = TimePerQuery(
+      params.size(),
+      {RunAll(*lq, params), RunAll(*sq, params), RunAll(raw_count, params)});
   const double keys = static_cast<double>(span);
   if (index.ranked) {
     // A ranked index counts a range without visiting it: compared by time.
@@ -520,9 +503,7 @@ void Bench::RunGroupCount(const std::string& w, const std::string& index) {
   std::vector<std::function<void()>> runs = {RunAll(*lq, params),
                                              RunAll(*sq, params)};
   if (!ranked) {
-    runs.push_back([&] {
-      for (const ParamList& p : params) raw_count(p, nullptr);
-    });
+    runs.push_back(RunAll(raw_count, params));
   }
   auto t = TimePerQuery(params.size(), runs);
   Outcome& o = AddLatency(w,
@@ -592,11 +573,9 @@ void Bench::RunW11() {
     sink_ ^= sink;
   };
   CheckResults("W11", *lq, *sq, params, /*ordered=*/true, raw_join);
-  auto t = TimePerQuery(params.size(),
-                        {RunAll(*lq, params), RunAll(*sq, params), [&] {
-                           for (const ParamList& p : params)
-                             raw_join(p, nullptr);
-                         }});
+  auto t = TimePerQuery(
+      params.size(),
+      {RunAll(*lq, params), RunAll(*sq, params), RunAll(raw_join, params)});
   Outcome& o = AddLatency(
       "W11", "join actions with users on userid, one user's newest 10", t[0],
       t[1], 1.0, t[2]);
@@ -633,11 +612,9 @@ void Bench::RunW11s() {
     sink_ ^= sink;
   };
   CheckResults("W11s", *lq, *sq, params, /*ordered=*/true, raw_join);
-  auto t = TimePerQuery(params.size(),
-                        {RunAll(*lq, params), RunAll(*sq, params), [&] {
-                           for (const ParamList& p : params)
-                             raw_join(p, nullptr);
-                         }});
+  auto t = TimePerQuery(
+      params.size(),
+      {RunAll(*lq, params), RunAll(*sq, params), RunAll(raw_join, params)});
   Outcome& o =
       AddLatency("W11s", "join users named 'user NN%' (~1%) with their actions",
                  t[0], t[1], 1.0, t[2]);
