@@ -32,18 +32,24 @@ std::string_view Status::CodeName(Code code) {
   return "Unknown";
 }
 
+const std::string& Status::EmptyMessage() {
+  static const std::string empty;
+  return empty;
+}
+
 std::string Status::ToString() const {
   if (ok()) return "OK";
-  std::string out(CodeName(code_));
-  if (message_.empty()) return out;
+  std::string out(CodeName(code()));
+  const std::string& text = message();
+  if (text.empty()) return out;
   // Messages that start with a place ("at 1:15: ...") read as
   // "SyntaxError at 1:15: ..."; others as "TypeError: ...".
-  if (message_.rfind("at ", 0) == 0) {
+  if (text.rfind("at ", 0) == 0) {
     out += ' ';
   } else {
     out += ": ";
   }
-  out += message_;
+  out += text;
   return out;
 }
 

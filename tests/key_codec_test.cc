@@ -523,5 +523,36 @@ TEST(KeyCodecFixed, BigEndianHelpersRoundTrip) {
   EXPECT_EQ(DecodeFixed64BigEndian(out.data()), ~uint64_t{0});
 }
 
+// An INTEGER's body is read in one load when 8 bytes follow its tag and
+// byte by byte otherwise: both give the value, in both directions, for
+// every body length, whatever follows it.
+TEST(KeyCodecFixed, IntegersDecodeAtEveryLengthWithAnyTail) {
+  std::vector<int64_t> values = {0, INT64_MIN, INT64_MAX};
+  for (int bytes = 1; bytes <= 8; ++bytes) {
+    const uint64_t top =
+        bytes == 8 ? ~uint64_t{0} >> 1 : (uint64_t{1} << (8 * bytes)) - 1;
+    const uint64_t low = uint64_t{1} << (8 * (bytes - 1));
+    for (uint64_t mag : {low, low | 0x5a, top}) {
+      values.push_back(static_cast<int64_t>(mag));
+      values.push_back(-static_cast<int64_t>(mag));
+    }
+  }
+  for (const std::string& tail : {""s, "\x01"s, "\x7e\x00\xff"s,
+                                  "\xff\xff\xff\xff\xff\xff\xff\xff\xff"s}) {
+    for (int64_t v : values) {
+      for (Direction dir : {kAsc, kDesc}) {
+        SCOPED_TRACE(std::to_string(v) + " tail " +
+                     std::to_string(tail.size()));
+        const std::string bytes = Enc(Value::Int(v), dir) + tail;
+        std::string_view in = bytes;
+        Value out = Value::Text("was text");
+        ASSERT_TRUE(DecodeValue(&in, dir, &out).ok());
+        EXPECT_EQ(out, Value::Int(v));
+        EXPECT_EQ(in, tail);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace levelql::keys

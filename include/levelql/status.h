@@ -9,6 +9,7 @@
 #define LEVELQL_STATUS_H_
 
 #include <cassert>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,16 @@ class Status {
   };
 
   Status() = default;  // OK
+  Status(const Status& other)
+      : rep_(other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) {
+      rep_ = other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr;
+    }
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
 
   static Status OK() { return Status(); }
   static Status SyntaxError(std::string msg) {
@@ -72,25 +83,34 @@ class Status {
     return Status(Code::kBusy, std::move(msg));
   }
 
-  bool ok() const { return code_ == Code::kOk; }
+  bool ok() const { return rep_ == nullptr; }
   // The same error with `prefix` in front of its message, e.g. a position
   // "at 1:30: " added by a caller that knows where the value came from.
   Status WithPrefix(std::string_view prefix) const {
     if (ok()) return *this;
-    return Status(code_, std::string(prefix) + message_);
+    return Status(rep_->code, std::string(prefix) + rep_->message);
   }
-  Code code() const { return code_; }
-  const std::string& message() const { return message_; }
+  Code code() const { return rep_ ? rep_->code : Code::kOk; }
+  const std::string& message() const {
+    return rep_ ? rep_->message : EmptyMessage();
+  }
 
   // "SyntaxError at 1:15: expected FROM near \"FORM\"" or "OK".
   std::string ToString() const;
   static std::string_view CodeName(Code code);
 
  private:
-  Status(Code code, std::string msg) : code_(code), message_(std::move(msg)) {}
+  struct Rep {
+    Code code;
+    std::string message;
+  };
+  Status(Code code, std::string msg)
+      : rep_(std::make_unique<Rep>(Rep{code, std::move(msg)})) {}
+  static const std::string& EmptyMessage();
 
-  Code code_ = Code::kOk;
-  std::string message_;
+  // Null when OK: an OK status is one word, made and dropped for nothing
+  // on the paths every row takes; an error owns its code and message.
+  std::unique_ptr<Rep> rep_;
 };
 
 // Either a T or a non-OK Status.

@@ -95,6 +95,17 @@ class Value {
   bool holds_bytes() const {
     return type_ == Type::kText || type_ == Type::kBlob;
   }
+  // A value of one word (NULL, a number, BOOLEAN, TIMESTAMP): copying one
+  // over another is copying that word and the type.
+  bool is_word() const { return !holds_bytes() && type_ != Type::kList; }
+  void CopyWord(const Value& other) noexcept {
+    if (other.type_ == Type::kReal) {
+      d_ = other.d_;
+    } else {
+      i_ = other.i_;
+    }
+    type_ = other.type_;
+  }
   static const std::string& EmptyBytes();
   static const std::vector<Value>& EmptyList();
 
@@ -147,6 +158,10 @@ class Value {
 };
 
 inline Value& Value::operator=(const Value& other) {
+  if (is_word() && other.is_word()) {
+    CopyWord(other);
+    return *this;
+  }
   if (this == &other) return *this;
   if (holds_bytes() && other.holds_bytes()) {
     s_ = other.s_;  // keeps the capacity
@@ -159,6 +174,10 @@ inline Value& Value::operator=(const Value& other) {
 }
 
 inline Value& Value::operator=(Value&& other) noexcept {
+  if (is_word() && other.is_word()) {
+    CopyWord(other);
+    return *this;
+  }
   if (this == &other) return *this;
   if (holds_bytes() && other.holds_bytes()) {
     s_ = std::move(other.s_);
