@@ -94,13 +94,14 @@ class DatabaseImpl : public Database {
   // and transaction are checked), or reading `backward_rows` rows backwards
   // from it. `query` is a binding of `stmt` to reuse when its catalog is
   // the session's; with `reuse_plan` (a prepared statement's run from its
-  // start) its plan is reused too (plan_cache.h).
+  // start) its plan is reused too (plan_cache.h). With `count_rows` its
+  // operators count their rows (EXPLAIN ANALYZE).
   Result<std::unique_ptr<SelectRun>> StartSelectRun(
       const std::shared_ptr<Session>& session,
       std::shared_ptr<const parser::Statement> stmt, const Params& params,
       const ResumePoint* resume, int64_t backward_rows = 0,
       std::shared_ptr<const BoundQuery> query = nullptr,
-      bool reuse_plan = false);
+      bool reuse_plan = false, bool count_rows = false);
   // The binding of a SELECT (maybe in an EXPLAIN) against `catalog`:
   // `cached` when it was bound against it, else a new one.
   Result<std::shared_ptr<const BoundQuery>> BindQuery(

@@ -86,7 +86,7 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
     const std::shared_ptr<Session>& session,
     std::shared_ptr<const parser::Statement> stmt, const Params& params,
     const ResumePoint* resume, int64_t backward_rows,
-    std::shared_ptr<const BoundQuery> query, bool reuse_plan) {
+    std::shared_ptr<const BoundQuery> query, bool reuse_plan, bool count_rows) {
   StatementView view = ViewFor(session.get());
   if (resume && resume->txn_id != 0 && resume->txn_id != view.txn_id) {
     return Status::InvalidArgument(
@@ -122,6 +122,7 @@ Result<std::unique_ptr<SelectRun>> DatabaseImpl::StartSelectRun(
     }
   }
   run->ctx = NewContext(&run->params, &view);
+  run->ctx.count_rows = count_rows;
   LQ_RETURN_IF_ERROR(RunSubqueries(run->query->slots, &run->params, &run->ctx));
   // A token over the rows of a view or subquery made for the statement
   // (GROUP BY, DISTINCT, ...) names a row by its place among them, so it
@@ -183,7 +184,8 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::RunSelect(
       std::unique_ptr<SelectRun> run,
       StartSelectRun(session, std::move(stmt), params, nullptr, 0,
                      cache ? *cache : nullptr,
-                     /*reuse_plan=*/cache != nullptr && mode == Mode::kRun));
+                     /*reuse_plan=*/cache != nullptr && mode == Mode::kRun,
+                     /*count_rows=*/mode == Mode::kExplainAnalyze));
   if (cache) *cache = run->query;
   if (mode == Mode::kRun) {
     return std::unique_ptr<Cursor>(

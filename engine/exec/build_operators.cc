@@ -129,6 +129,24 @@ class Counted : public RowSource {
   NodeStats* stats_;
 };
 
+// The columns of the rows `node` hands out that hold values: those its
+// scan decodes (the query reads no others), through filters; nullopt when
+// any may.
+std::optional<std::vector<int>> HeldColumns(const PlanNode& node) {
+  const PlanNode* n = &node;
+  while (n->kind == Kind::kFilter) n = n->children[0].get();
+  if (n->kind == Kind::kIndexOnly) return n->read_columns;
+  if ((n->kind == Kind::kFetch || n->kind == Kind::kTableScan) &&
+      !n->decode_mask.empty()) {
+    std::vector<int> columns;
+    for (size_t c = 0; c < n->decode_mask.size(); ++c) {
+      if (n->decode_mask[c]) columns.push_back(static_cast<int>(c));
+    }
+    return columns;
+  }
+  return std::nullopt;
+}
+
 // Moves the root key stream of a resumed query past the token's position.
 std::unique_ptr<RowIdStream> Resumed(std::unique_ptr<RowIdStream> ids,
                                      const ResumePoint* r) {
@@ -289,7 +307,9 @@ std::unique_ptr<RowSource> BuildOperators(
         return BuildOperators(node->children[i].get(), ctx, table ? table : t);
       };
       const JoinLayout layout{node->join_left_at, node->join_right_at,
-                              static_cast<int>(t->columns.size())};
+                              static_cast<int>(t->columns.size()),
+                              HeldColumns(*node->children[0]),
+                              HeldColumns(*node->children[1])};
       if (node->kind == Kind::kMergeJoin) {
         // A key's right rows past the memory budget are read again per left
         // row when that is only reading (a sorted input is held instead).
@@ -329,6 +349,7 @@ std::unique_ptr<RowSource> BuildOperators(
     default:
       return NewValues({});
   }
+  if (!ctx->count_rows) return out;
   return std::make_unique<Counted>(std::move(out), &node->stats);
 }
 

@@ -18,8 +18,21 @@ namespace {
 // then the right row's). A row of another width is made anew, its other
 // values NULL (tables not joined yet); one of that width is this join's
 // last row, assigned over, which keeps its values' buffers (an operator
-// above may have moved values out of it: every value of the two rows is
+// above may have moved values out of it: every value the two rows hold is
 // written again, and no one reads the others).
+// Copies the values of `from` that hold one (`columns`; all without) to
+// `to` from place `at` on.
+void PlaceSide(const Row& from, const std::optional<std::vector<int>>& columns,
+               size_t at, Row* to) {
+  if (!columns) {
+    std::copy(from.begin(), from.end(), to->begin() + at);
+    return;
+  }
+  for (int c : *columns) {
+    if (static_cast<size_t>(c) < from.size()) (*to)[at + c] = from[c];
+  }
+}
+
 void Place(const Row& left, const Row& right, const JoinLayout& at, Row* out) {
   size_t width = at.width;
   size_t left_at = at.left_at, right_at = at.right_at;
@@ -29,8 +42,8 @@ void Place(const Row& left, const Row& right, const JoinLayout& at, Row* out) {
     right_at = left.size();
   }
   if (out->size() != width) out->assign(width, Value());
-  std::copy(left.begin(), left.end(), out->begin() + left_at);
-  std::copy(right.begin(), right.end(), out->begin() + right_at);
+  PlaceSide(left, at.left_columns, left_at, out);
+  PlaceSide(right, at.right_columns, right_at, out);
 }
 
 class MergeJoin : public RowSource {

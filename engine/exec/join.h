@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/exec/operators.h"
 
@@ -16,11 +18,14 @@ namespace levelql {
 // `left_at`, the right row's at `right_at`, in a row of `width` values
 // whose others are NULL (the FROM clause's layout, with the values of the
 // tables not joined yet NULL). No width: the left row's values, then the
-// right row's.
+// right row's. `left_columns` and `right_columns`, when given, are the
+// only columns of each input's rows that hold values (their scans decode
+// no others, and nothing above reads them): only those are placed.
 struct JoinLayout {
   int left_at = 0;
   int right_at = 0;
   int width = 0;
+  std::optional<std::vector<int>> left_columns, right_columns;
 };
 
 // Opens an input of a join from its start (again).

@@ -156,15 +156,20 @@ class Project : public RowSource {
   }
   bool Next(Row* row) override {
     if (!input_->Next(&in_)) return false;
-    row->clear();
-    row->reserve(steps_.size());  // exactly: a Sort may keep the row
-    for (const Step& step : steps_) {
+    // Assigned over: the last row's values keep their buffers. A row taken
+    // away (a Sort keeps it) is made anew, exactly as wide.
+    if (row->size() != steps_.size()) {
+      row->clear();
+      row->resize(steps_.size());
+    }
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      const Step& step = steps_[i];
+      Value& out = (*row)[i];
       if (step.column >= 0) {
-        // (Two calls: `take ? move : copy` would build a temporary.)
         if (step.take) {
-          row->push_back(std::move(in_[step.column]));
+          out = std::move(in_[step.column]);
         } else {
-          row->push_back(in_[step.column]);
+          out = in_[step.column];
         }
         continue;
       }
@@ -174,7 +179,7 @@ class Project : public RowSource {
         status_ = v.status();
         return false;
       }
-      row->push_back(std::move(v).value());
+      out = std::move(v).value();
     }
     return true;
   }

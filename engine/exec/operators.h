@@ -80,7 +80,10 @@ struct ExecContext {
   const ResumePoint* resume = nullptr;
   const std::atomic<uint64_t>* interrupt_epoch = nullptr;
   uint64_t start_epoch = 0;
-  // Counters for EXPLAIN ANALYZE.
+  // Counters for EXPLAIN ANALYZE. Without `count_rows` the operators'
+  // row counts (NodeStats::rows) are not kept: a run whose plan nobody
+  // prints spends nothing on them.
+  bool count_rows = true;
   uint64_t keys_read = 0;
   uint64_t seeks = 0;
 

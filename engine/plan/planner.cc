@@ -79,13 +79,24 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
       shape.exprs.push_back(g.expr);
     }
   } else if (join_order && !sorting) {
-    // Joined rows come in their join order (a total one).
+    // Joined rows come in their join order (a total one). A key column the
+    // row already carries (an output or ORDER BY term that is that column)
+    // is read from there.
     for (const SortKey& k : *join_order) {
-      BoundExprPtr e = MakeColumn(select.table->columns[k.column], k.column);
-      shape.sort_keys.push_back(
-          {static_cast<int>(shape.exprs.size()), k.desc, k.collation});
-      shape.exprs.push_back(e.get());
-      hidden->push_back(std::move(e));
+      int at = -1;
+      for (size_t i = 0; i < shape.exprs.size() && at < 0; ++i) {
+        const BoundExpr& e = *shape.exprs[i];
+        if (e.kind == BoundExpr::Kind::kColumn && e.index == k.column) {
+          at = static_cast<int>(i);
+        }
+      }
+      if (at < 0) {
+        BoundExprPtr e = MakeColumn(select.table->columns[k.column], k.column);
+        at = static_cast<int>(shape.exprs.size());
+        shape.exprs.push_back(e.get());
+        hidden->push_back(std::move(e));
+      }
+      shape.sort_keys.push_back({at, k.desc, k.collation});
     }
   } else if (sorting) {
     // Ties are broken by primary key.
