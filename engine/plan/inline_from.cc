@@ -192,6 +192,29 @@ bool HasAggregate(const Select& s) {
   return false;
 }
 
+// Whether `e` holds a group_concat, whose value depends on the order its
+// rows come in.
+bool HasOrderedAggregate(const Expr& e) {
+  if (e.kind == ExprKind::kFunction && e.name == "group_concat") return true;
+  for (const ExprPtr& a : e.args) {
+    if (a && HasOrderedAggregate(*a)) return true;
+  }
+  return false;
+}
+
+// Whether `s` reads its one FROM item, a SELECT `inner`, through an
+// aggregate that depends on the order of its rows, which inner's ORDER BY
+// gives (as in SQLite: group_concat over an ordered subquery joins its
+// values in that order, within each group too). A merged inner would lose
+// the order; a table of its rows keeps it.
+bool OrdersAnAggregate(const Select& s, const Select& inner) {
+  if (inner.order_by.empty()) return false;
+  for (const SelectItem& item : s.items) {
+    if (item.expr && HasOrderedAggregate(*item.expr)) return true;
+  }
+  return s.having && HasOrderedAggregate(*s.having);
+}
+
 // Whether `s`, a view's or subquery's SELECT, makes rows of its own
 // (DISTINCT, a compound, GROUP BY, HAVING, an aggregate, LIMIT, OFFSET), so
 // that it cannot be merged into the query reading it: that query reads it
@@ -724,7 +747,9 @@ class Inliner {
       if (inners[i] && parser::HasCommonTables(*inners[i])) {
         LQ_ASSIGN_OR_RETURN(inners[i], parser::ExpandCommonTables(*inners[i]));
       }
-      if (inners[i] && Unmergeable(*inners[i])) {
+      if (inners[i] &&
+          (Unmergeable(*inners[i]) ||
+           (from.size() == 1 && OrdersAnAggregate(*s, *inners[i])))) {
         // Read as a table of its rows, made before the query runs.
         *changed = true;
         // Its columns are named as a merged one's would be (a view's own
