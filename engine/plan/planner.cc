@@ -8,6 +8,7 @@
 #include "engine/plan/grouping.h"
 #include "engine/plan/join_planner.h"
 #include "engine/plan/normalize.h"
+#include "indexes/row_format.h"
 
 namespace levelql {
 namespace {
@@ -46,12 +47,40 @@ struct RowShape {
   std::vector<SortKey> sort_keys;
 };
 
+// A plan whose rows stream in their order, a token naming a position in
+// the stream, reads no ORDER BY value and no primary key of its own (the
+// planner asked its scan for both before it knew): the scan under `top`
+// decodes only what the outputs and the filters on the way read.
+void DecodeOnlyWhatIsRead(const BoundSelect& select, PlanNode* top) {
+  std::set<int> read;
+  for (const auto& e : select.outputs) ColumnsUsed(e.get(), &read);
+  for (PlanNode* n = top;; n = n->children[0].get()) {
+    if (n->kind == Kind::kFilter) ColumnsUsed(n->predicate, &read);
+    if (n->kind == Kind::kIndexOnly) {
+      n->read_columns.assign(read.begin(), read.end());
+      return;
+    }
+    if (n->kind == Kind::kFetch || n->kind == Kind::kTableScan) {
+      if (!n->decode_mask.empty()) {
+        n->decode_mask = rows::DecodeMaskFor(*select.table, read);
+      }
+      return;
+    }
+    if (n->kind != Kind::kFilter && n->kind != Kind::kSkip) return;
+  }
+}
+
 RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
                    const GroupPlan* groups,
                    const std::vector<SortKey>* join_order,
                    std::vector<BoundExprPtr>* hidden) {
   RowShape shape;
   for (const auto& e : select.outputs) shape.exprs.push_back(e.get());
+  if (!sorting && !groups && !join_order) {
+    // The rows stream in their order and a token names a position in the
+    // stream (TokenMode::kStream): no sort key is read.
+    return shape;
+  }
   for (const BoundOrder& o : select.order_by) {
     SortKey k;
     k.desc = o.desc;
@@ -446,6 +475,9 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
   RowShape shape =
       ShapeRows(select, distinct, sorting, groups ? &*groups : nullptr,
                 joined ? &joins.order : nullptr, &out.hidden);
+  if (out.token_mode == TokenMode::kStream) {
+    DecodeOnlyWhatIsRead(select, root.get());
+  }
   if (top_join && !sorting && !grouped) {
     top_join->sort_keys = shape.sort_keys;
     for (const SortKey& k : joins.order) {
