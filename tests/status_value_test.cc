@@ -39,6 +39,14 @@ TEST(StatusTest, MovesLeaveTheErrorWithTheTarget) {
   Status error = Status::TypeError("not a number");
   Status moved = std::move(error);
   EXPECT_EQ(moved.code(), Status::Code::kTypeError);
+  // The moved-from error still fails, with its code (as before Status
+  // held them by pointer).
+  EXPECT_EQ(error.code(), Status::Code::kTypeError);  // NOLINT: use after move
+  Status assigned;
+  assigned = std::move(moved);
+  EXPECT_EQ(moved.code(), Status::Code::kTypeError);  // NOLINT: use after move
+  EXPECT_EQ(assigned.message(), "not a number");
+  moved = std::move(assigned);
   EXPECT_EQ(moved.ToString(), "TypeError: not a number");
   Result<int> result = std::move(moved);
   EXPECT_FALSE(result.ok());

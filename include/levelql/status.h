@@ -45,8 +45,19 @@ class Status {
     }
     return *this;
   }
-  Status(Status&&) noexcept = default;
-  Status& operator=(Status&&) noexcept = default;
+  // A moved-from error keeps its code (its message goes), as a Status
+  // holding its code and message by value did: code that reads a status
+  // after moving it still sees the failure.
+  Status(Status&& other) noexcept : rep_(std::move(other.rep_)) {
+    if (rep_) other.rep_ = Moved(rep_->code);
+  }
+  Status& operator=(Status&& other) noexcept {
+    if (this != &other) {
+      rep_ = std::move(other.rep_);
+      if (rep_) other.rep_ = Moved(rep_->code);
+    }
+    return *this;
+  }
 
   static Status OK() { return Status(); }
   static Status SyntaxError(std::string msg) {
@@ -107,6 +118,15 @@ class Status {
   Status(Code code, std::string msg)
       : rep_(std::make_unique<Rep>(Rep{code, std::move(msg)})) {}
   static const std::string& EmptyMessage();
+  // What a moved-from error holds: its code, no message (null if even that
+  // cannot be allocated: then it reads as OK).
+  static std::unique_ptr<Rep> Moved(Code code) noexcept {
+    try {
+      return std::make_unique<Rep>(Rep{code, std::string()});
+    } catch (...) {
+      return nullptr;
+    }
+  }
 
   // Null when OK: an OK status is one word, made and dropped for nothing
   // on the paths every row takes; an error owns its code and message.
