@@ -151,6 +151,26 @@ struct InLookup {
 
 namespace {
 
+// Operand `e` of an operator: a column, constant or parameter is read where
+// it is, without copying its text; anything else is computed into
+// *scratch. The pointer is good while the row and *scratch are.
+Result<const Value*> Operand(const BoundExpr& e, const EvalContext& ctx,
+                             Value* scratch) {
+  switch (e.kind) {
+    case BoundExpr::Kind::kConst:
+      return &e.value;
+    case BoundExpr::Kind::kColumn:
+      return &(*ctx.row)[e.index];
+    case BoundExpr::Kind::kParam:
+      return e.index >= 0 ? &(*ctx.params)[e.index]
+                          : &(*ctx.params)[ctx.params->size() + e.index];
+    default: {
+      LQ_ASSIGN_OR_RETURN(*scratch, Evaluate(e, ctx));
+      return scratch;
+    }
+  }
+}
+
 // `x IN` through the lookup, or nullopt when x needs the item-by-item
 // comparison (a list, or a TIMESTAMP, which reads text items as times).
 std::optional<Value> LookUp(const BoundExpr& e, const Value& x, bool negated) {
@@ -308,8 +328,9 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         if (!a || !b) return Value();
         return Value::Int(is_and ? 1 : 0);
       }
-      LQ_ASSIGN_OR_RETURN(Value l, Evaluate(*e.args[0], ctx));
-      LQ_ASSIGN_OR_RETURN(Value r, Evaluate(*e.args[1], ctx));
+      Value l_scratch, r_scratch;
+      LQ_ASSIGN_OR_RETURN(const Value* l, Operand(*e.args[0], ctx, &l_scratch));
+      LQ_ASSIGN_OR_RETURN(const Value* r, Operand(*e.args[1], ctx, &r_scratch));
       switch (e.binary_op) {
         case BinaryOp::kEq:
         case BinaryOp::kNe:
@@ -317,17 +338,24 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
         case BinaryOp::kLe:
         case BinaryOp::kGt:
         case BinaryOp::kGe:
-          return Compare(e.binary_op, l, r, e.args[0]->affinity,
+          return Compare(e.binary_op, *l, *r, e.args[0]->affinity,
                          e.args[1]->affinity, e.collation,
                          ListTyped(*e.args[0]), ListTyped(*e.args[1]));
         default:
-          return Placed(e, Arithmetic(e.binary_op, l, r));
+          return Placed(e, Arithmetic(e.binary_op, *l, *r));
       }
     }
     case BoundExpr::Kind::kBetween: {
-      LQ_ASSIGN_OR_RETURN(Value x0, Evaluate(*e.args[0], ctx));
-      LQ_ASSIGN_OR_RETURN(Value lo, Evaluate(*e.args[1], ctx));
-      LQ_ASSIGN_OR_RETURN(Value hi, Evaluate(*e.args[2], ctx));
+      Value x_value, lo_value, hi_value;
+      LQ_ASSIGN_OR_RETURN(const Value* x_at,
+                          Operand(*e.args[0], ctx, &x_value));
+      LQ_ASSIGN_OR_RETURN(const Value* lo_at,
+                          Operand(*e.args[1], ctx, &lo_value));
+      LQ_ASSIGN_OR_RETURN(const Value* hi_at,
+                          Operand(*e.args[2], ctx, &hi_value));
+      const Value& x0 = *x_at;
+      const Value& lo = *lo_at;
+      const Value& hi = *hi_at;
       // x >= lo AND x <= hi, each compared as Compare does, under its own
       // collation (binder.cc); but a list between scalar bounds holds when
       // one element lies between them.
@@ -389,8 +417,13 @@ Result<Value> Evaluate(const BoundExpr& e, const EvalContext& ctx) {
       return Value::Int(v.is_null() != e.negated ? 1 : 0);
     }
     case BoundExpr::Kind::kLike: {
-      LQ_ASSIGN_OR_RETURN(Value text, Evaluate(*e.args[0], ctx));
-      LQ_ASSIGN_OR_RETURN(Value pattern, Evaluate(*e.args[1], ctx));
+      Value text_value, pattern_value;
+      LQ_ASSIGN_OR_RETURN(const Value* text_at,
+                          Operand(*e.args[0], ctx, &text_value));
+      LQ_ASSIGN_OR_RETURN(const Value* pattern_at,
+                          Operand(*e.args[1], ctx, &pattern_value));
+      const Value& text = *text_at;
+      const Value& pattern = *pattern_at;
       std::optional<char32_t> escape;
       if (e.args.size() > 2) {
         LQ_ASSIGN_OR_RETURN(Value esc, Evaluate(*e.args[2], ctx));
