@@ -293,6 +293,9 @@ class IndexOnly : public RowSource {
         include_targets_.push_back(take(k.column, true));
       }
     }
+    include_read_ = std::any_of(include_targets_.begin(),
+                                include_targets_.end(),
+                                [](int target) { return target >= 0; });
   }
 
   bool Next(Row* row) override {
@@ -377,11 +380,17 @@ class IndexOnly : public RowSource {
     };
     LQ_RETURN_IF_ERROR(rows::WalkIndexedComponents(*index_, key, each, &id_end,
                                                    &indexed_end, &has_null));
+    // The entry's value holds its INCLUDE columns, and a unique entry's
+    // primary key: read only when one of them is.
+    const bool value_read =
+        include_read_ ||
+        rows::LayoutOf(*index_, has_null) == rows::EntryLayout::kPkInValue;
     rows::EntryParts parts;
-    LQ_RETURN_IF_ERROR(rows::CutIndexEntry(*index_, key, ids_->entry_value(),
-                                           id_end, indexed_end, has_null,
-                                           &parts));
+    LQ_RETURN_IF_ERROR(rows::CutIndexEntry(
+        *index_, key, value_read ? ids_->entry_value() : std::string_view(),
+        id_end, indexed_end, has_null, &parts));
     LQ_RETURN_IF_ERROR(DecodePk(parts.pk, row));
+    if (!include_read_) return Status::OK();
     std::string_view in = parts.include;
     for (int target : include_targets_) {
       LQ_RETURN_IF_ERROR(Part(&in, keys::Direction::kAsc, target, row));
@@ -412,6 +421,7 @@ class IndexOnly : public RowSource {
   NodeStats* stats_;
   bool decode_;
   std::vector<int> key_targets_, pk_targets_, include_targets_;
+  bool include_read_ = false;  // an INCLUDE part is decoded
   Status status_;
 };
 
