@@ -110,9 +110,11 @@ bool SelectCursor::Next() {
   ++emitted_;
   if (run_->exec.token_mode == TokenMode::kSortKey) {
     // A token reads the sort keys from the whole row, and they may be
-    // outputs too: the whole row stays, the outputs are copied.
+    // outputs too: the outputs move to row_, the rest stays in full_, and
+    // a token puts the two together again (ContinuationToken).
     std::swap(full_, scratch_);
-    row_.assign(full_.begin(), full_.begin() + run_->exec.width);
+    row_.resize(run_->exec.width);
+    std::move(full_.begin(), full_.begin() + run_->exec.width, row_.begin());
     return true;
   }
   // Nothing reads the whole row again: it becomes the outputs, and the
@@ -139,8 +141,13 @@ std::string SelectCursor::ContinuationToken() const {
     p.key = position_;
     return Encode(p);
   }
+  // kSortKey: the outputs back in their places (kDone reads no row).
+  Row whole = full_;
+  if (run_->exec.token_mode == TokenMode::kSortKey) {
+    std::copy(row_.begin(), row_.end(), whole.begin());
+  }
   ResumePoint p;
-  if (!run_->PositionOf(full_, emitted, &p)) return {};
+  if (!run_->PositionOf(whole, emitted, &p)) return {};
   return Encode(p);
 }
 

@@ -126,7 +126,7 @@ class SelectCursor : public Cursor {
 
   DatabaseImpl* db_;
   std::unique_ptr<SelectRun> run_;
-  Row full_;     // kSortKey: outputs, then sort keys
+  Row full_;     // kSortKey: the whole row, its outputs moved to row_
   Row scratch_;  // the next row, until it is known to exist
   Row row_;      // the outputs
   int64_t emitted_ = 0;
