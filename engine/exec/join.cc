@@ -13,13 +13,6 @@
 namespace levelql {
 namespace {
 
-// `out` = the left row's values at `at.left_at` and the right row's at
-// `at.right_at`, in a row of `at.width` values (no width: the left row's,
-// then the right row's). A row of another width is made anew, its other
-// values NULL (tables not joined yet); one of that width is this join's
-// last row, assigned over, which keeps its values' buffers (an operator
-// above may have moved values out of it: every value the two rows hold is
-// written again, and no one reads the others).
 // Copies the values of `from` that hold one (`columns`; all without) to
 // `to` from place `at` on.
 void PlaceSide(const Row& from, const std::optional<std::vector<int>>& columns,
@@ -33,6 +26,13 @@ void PlaceSide(const Row& from, const std::optional<std::vector<int>>& columns,
   }
 }
 
+// `out` = the left row's values at `at.left_at` and the right row's at
+// `at.right_at`, in a row of `at.width` values (no width: the left row's,
+// then the right row's). A row of another width is made anew, its other
+// values NULL (tables not joined yet); one of that width is this join's
+// last row, assigned over, which keeps its values' buffers (an operator
+// above may have moved values out of it: every value the two rows hold is
+// written again, and no one reads the others).
 void Place(const Row& left, const Row& right, const JoinLayout& at, Row* out) {
   size_t width = at.width;
   size_t left_at = at.left_at, right_at = at.right_at;
