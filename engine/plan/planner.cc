@@ -70,9 +70,26 @@ void DecodeOnlyWhatIsRead(const BoundSelect& select, PlanNode* top) {
   }
 }
 
+// Whether every joined row holds the same value of column `column`, as
+// the order compares values: an equality with a constant fixes it (`pinned`,
+// JoinPlan) in every row of an inner join, and it is a number, which equals
+// that constant only by comparing equal to it. (Equal text under a
+// collation may still differ, and a LEFT JOIN's NULL row is not fixed.)
+bool SameInEveryRow(const BoundSelect& select, const std::set<int>& pinned,
+                    int column) {
+  if (!pinned.contains(column)) return false;
+  for (const BoundTableRef& t : select.from) {
+    if (t.outer) return false;
+  }
+  const ColumnSchema& c = select.table->columns[column];
+  return !c.is_list && (c.type == Type::kInteger || c.type == Type::kReal ||
+                        c.type == Type::kBoolean || c.type == Type::kTimestamp);
+}
+
 RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
                    const GroupPlan* groups,
                    const std::vector<SortKey>* join_order,
+                   const std::set<int>* join_pinned,
                    std::vector<BoundExprPtr>* hidden) {
   RowShape shape;
   for (const auto& e : select.outputs) shape.exprs.push_back(e.get());
@@ -110,8 +127,10 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
   } else if (join_order && !sorting) {
     // Joined rows come in their join order (a total one). A key column the
     // row already carries (an output or ORDER BY term that is that column)
-    // is read from there.
+    // is read from there; one with the same value in every row orders
+    // nothing and is left out.
     for (const SortKey& k : *join_order) {
+      if (SameInEveryRow(select, *join_pinned, k.column)) continue;
       int at = -1;
       for (size_t i = 0; i < shape.exprs.size() && at < 0; ++i) {
         const BoundExpr& e = *shape.exprs[i];
@@ -474,7 +493,7 @@ Result<PlannedSelect> PlanSelect(const BoundSelect& select, int64_t limit,
                                                   : TokenMode::kStream;
   RowShape shape =
       ShapeRows(select, distinct, sorting, groups ? &*groups : nullptr,
-                joined ? &joins.order : nullptr, &out.hidden);
+                joined ? &joins.order : nullptr, &joins.pinned, &out.hidden);
   if (out.token_mode == TokenMode::kStream) {
     DecodeOnlyWhatIsRead(select, root.get());
   }
