@@ -39,10 +39,19 @@ bool SelectRun::PositionOf(const Row& full, int64_t emitted,
 }
 
 SelectCursor::SelectCursor(DatabaseImpl* db, std::unique_ptr<SelectRun> run)
-    : db_(db), run_(std::move(run)) {}
+    : db_(db), run_(std::move(run)) {
+  // A kept run's last cursor's buffers: no allocation for the rows.
+  full_.swap(run_->cursor_rows[0]);
+  scratch_.swap(run_->cursor_rows[1]);
+  row_.swap(run_->cursor_rows[2]);
+}
 
 SelectCursor::~SelectCursor() {
   if (!run_ || !run_->query) return;
+  for (Row* r : {&full_, &scratch_, &row_}) ParkBuffer(r);
+  run_->cursor_rows[0].swap(full_);
+  run_->cursor_rows[1].swap(scratch_);
+  run_->cursor_rows[2].swap(row_);
   std::shared_ptr<const BoundQuery> query = run_->query;  // outlives KeepRun
   query->KeepRun(std::move(run_));
 }

@@ -83,6 +83,9 @@ struct SelectRun {
   uint64_t snapshot_id = 0;  // KvStore::SnapshotId of what the run reads
   ExecContext ctx;
   SelectExecution exec;
+  // The row buffers of the cursor that read the run last, parked (their
+  // values let go), for the next cursor over this run (SelectCursor).
+  Row cursor_rows[3];
 
   // Lets go of what ties the ended run to the store (snapshot, iterators),
   // to its statement and session, and of its parameter values and rows,
