@@ -128,12 +128,18 @@ inline EntryLayout LayoutOf(const IndexSchema& index, bool has_null) {
 // says whether it is NULL. Sets where the id and the components end, and
 // whether one of them was NULL (the layout rule's input). EntryLayoutOf and
 // ParseIndexEntry skip every component; IndexOnly decodes those it reads.
+// `id_prefix`, when given, is IdPrefix(index.id): a key that starts with
+// it is stepped past it without decoding the id.
 template <typename Each>
 Status WalkIndexedComponents(const IndexSchema& index, std::string_view key,
                              Each&& each, size_t* id_end, size_t* indexed_end,
-                             bool* has_null) {
+                             bool* has_null, std::string_view id_prefix = {}) {
   std::string_view rest = key;
-  LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, keys::Direction::kAsc));
+  if (!id_prefix.empty() && key.starts_with(id_prefix)) {
+    rest.remove_prefix(id_prefix.size());
+  } else {
+    LQ_RETURN_IF_ERROR(keys::SkipComponent(&rest, keys::Direction::kAsc));
+  }
   *id_end = key.size() - rest.size();
   *has_null = false;
   for (size_t i = 0; i < index.columns.size(); ++i) {

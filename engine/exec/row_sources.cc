@@ -293,9 +293,10 @@ class IndexOnly : public RowSource {
         include_targets_.push_back(take(k.column, true));
       }
     }
-    include_read_ = std::any_of(include_targets_.begin(),
-                                include_targets_.end(),
-                                [](int target) { return target >= 0; });
+    id_prefix_ = rows::IdPrefix(index_->id);
+    include_read_ =
+        std::any_of(include_targets_.begin(), include_targets_.end(),
+                    [](int target) { return target >= 0; });
   }
 
   bool Next(Row* row) override {
@@ -378,8 +379,8 @@ class IndexOnly : public RowSource {
       *is_null = v.is_null();
       return Status::OK();
     };
-    LQ_RETURN_IF_ERROR(rows::WalkIndexedComponents(*index_, key, each, &id_end,
-                                                   &indexed_end, &has_null));
+    LQ_RETURN_IF_ERROR(rows::WalkIndexedComponents(
+        *index_, key, each, &id_end, &indexed_end, &has_null, id_prefix_));
     // The entry's value holds its INCLUDE columns, and a unique entry's
     // primary key: read only when one of them is.
     const bool value_read =
@@ -422,6 +423,7 @@ class IndexOnly : public RowSource {
   bool decode_;
   std::vector<int> key_targets_, pk_targets_, include_targets_;
   bool include_read_ = false;  // an INCLUDE part is decoded
+  std::string id_prefix_;      // rows::IdPrefix(index_->id)
   Status status_;
 };
 
