@@ -95,7 +95,8 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
   for (const auto& e : select.outputs) shape.exprs.push_back(e.get());
   if (!sorting && !groups && !join_order) {
     // The rows stream in their order and a token names a position in the
-    // stream (TokenMode::kStream): no sort key is read.
+    // stream (TokenMode::kStream), or there is one row (kDone): no sort
+    // key is read.
     return shape;
   }
   for (const BoundOrder& o : select.order_by) {

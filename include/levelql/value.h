@@ -126,10 +126,9 @@ class Value {
       new (&s_) std::string(other.s_);
     } else if (other.type_ == Type::kList) {
       new (&list_) ListPtr(other.list_);
-    } else if (other.type_ == Type::kReal) {
-      d_ = other.d_;
     } else {
-      i_ = other.i_;
+      CopyWord(other);
+      return;
     }
     type_ = other.type_;
   }
@@ -138,10 +137,9 @@ class Value {
       new (&s_) std::string(std::move(other.s_));
     } else if (other.type_ == Type::kList) {
       new (&list_) ListPtr(std::move(other.list_));
-    } else if (other.type_ == Type::kReal) {
-      d_ = other.d_;
     } else {
-      i_ = other.i_;
+      CopyWord(other);
+      return;
     }
     type_ = other.type_;
   }
