@@ -140,5 +140,42 @@ TEST(MergeJoinTest, SameRowsAndOrderHeldOrReadAgain) {
   EXPECT_GT(rereads_checked, 100);
 }
 
+// A merge join that makes a projection's rows (JoinLayout::outputs): each
+// pair's values in the order the outputs name, a side's value twice, NULL
+// for column -1 and for a column past its row's end, the rows held or read
+// again alike.
+TEST(MergeJoinTest, OutputsAreTheProjectionOfEachPair) {
+  std::mt19937 rng(20261128);
+  int rows_checked = 0;
+  for (int round = 0; round < 100; ++round) {
+    std::vector<Row> left = Rows(rng, 1 + rng() % 20, 0);
+    std::vector<Row> right = Rows(rng, rng() % 20, 1000);
+    auto by_key = [](const Row& a, const Row& b) {
+      return CompareValues(a[0], b[0], nullptr) < 0;
+    };
+    std::stable_sort(left.begin(), left.end(), by_key);
+    std::stable_sort(right.begin(), right.end(), by_key);
+    JoinLayout layout;
+    layout.outputs = {{true, 1},  {false, 1}, {false, 0},
+                      {true, -1}, {true, 1},  {false, 7}};
+    std::vector<Row> want;
+    for (const Row& pair : EveryPair(left, right, nullptr)) {
+      // pair = left key, left tag, right key, right tag
+      want.push_back({pair[3], pair[1], pair[0], Value(), pair[3], Value()});
+    }
+    for (int64_t memory : {int64_t{1} << 30, int64_t{8}}) {
+      ExecContext ctx;
+      auto join = NewMergeJoin(
+          &ctx, NewValues(left), NewValues(right),
+          [&] { return NewValues(right); }, 0, 0, nullptr, false, memory,
+          nullptr, layout);
+      ASSERT_EQ(Show(Drain(join.get())), Show(want))
+          << "round " << round << ", memory " << memory;
+      rows_checked += static_cast<int>(want.size());
+    }
+  }
+  EXPECT_GT(rows_checked, 100);
+}
+
 }  // namespace
 }  // namespace levelql

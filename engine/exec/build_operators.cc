@@ -238,6 +238,81 @@ bool ReadsAgainCheaply(const PlanNode& node) {
   return true;
 }
 
+// Builds join `node` (a merge, hash or nested-loop join); `outputs`: the
+// projection a merge join makes (JoinLayout::outputs), or none.
+std::unique_ptr<RowSource> BuildJoin(
+    PlanNode* node, ExecContext* ctx,
+    const std::shared_ptr<const TableSchema>& t,
+    std::vector<JoinLayout::Output> outputs) {
+  auto input = [node, ctx, t](size_t i) {
+    const auto& table = node->join_tables[i];
+    return BuildOperators(node->children[i].get(), ctx, table ? table : t);
+  };
+  JoinLayout layout{node->join_left_at,
+                    node->join_right_at,
+                    static_cast<int>(t->columns.size()),
+                    HeldColumns(*node->children[0]),
+                    HeldColumns(*node->children[1]),
+                    std::move(outputs)};
+  if (node->kind == Kind::kMergeJoin) {
+    // A key's right rows past the memory budget are read again per left
+    // row when that is only reading (a sorted input is held instead).
+    RowSourceFactory reopen;
+    if (ReadsAgainCheaply(*node->children[1])) {
+      reopen = [input] { return input(1); };
+    }
+    return NewMergeJoin(ctx, input(0), input(1), std::move(reopen),
+                        node->left_key, node->right_key, node->join_collation,
+                        node->reverse, ctx->sort_memory_bytes,
+                        node->seek_right ? RightSeekTarget(*node) : nullptr,
+                        std::move(layout));
+  }
+  if (node->kind == Kind::kHashJoin) {
+    return NewHashJoin(
+        ctx, input(0), [input] { return input(1); }, node->left_key,
+        node->right_key, node->join_collation, ctx->sort_memory_bytes,
+        std::move(layout), node->outer_join, node->predicate);
+  }
+  return NewNestedLoop(
+      ctx, input(0), [input] { return input(1); }, ctx->sort_memory_bytes,
+      std::move(layout), node->outer_join, node->predicate);
+}
+
+// The values of projection `project` as JoinLayout::outputs of the merge
+// join it reads, when that join can make its rows: every value is a column
+// (of the FROM clause's layout `t`) and no node's rows are counted
+// (EXPLAIN ANALYZE shows the projection's). Empty otherwise. A hash or
+// nested-loop join keeps its wide row: its ON reads that row.
+std::vector<JoinLayout::Output> JoinOutputs(const PlanNode& project,
+                                            const ExecContext& ctx,
+                                            const TableSchema& t) {
+  const PlanNode& join = *project.children[0];
+  if (ctx.count_rows || join.kind != Kind::kMergeJoin ||
+      project.exprs.empty()) {
+    return {};
+  }
+  auto width = [&](size_t i) {
+    const auto& table = join.join_tables[i];
+    return static_cast<int>((table ? *table : t).columns.size());
+  };
+  const int left_width = width(0), right_width = width(1);
+  std::vector<JoinLayout::Output> outputs;
+  for (const BoundExpr* e : project.exprs) {
+    if (e->kind != BoundExpr::Kind::kColumn) return {};
+    // Where both rows would be placed, the right row's value is the one.
+    JoinLayout::Output o;
+    const int right = e->index - join.join_right_at;
+    const int left = e->index - join.join_left_at;
+    if (right >= 0 && right < right_width) {
+      o = {true, right};
+    } else if (left >= 0 && left < left_width) {
+      o = {false, left};
+    }
+    outputs.push_back(o);
+  }
+  return outputs;
+}
+
 }  // namespace
 
 std::unique_ptr<RowSource> BuildOperators(
@@ -289,9 +364,14 @@ std::unique_ptr<RowSource> BuildOperators(
     case Kind::kFilter:
       out = NewFilter(ctx, child(0), node->predicate);
       break;
-    case Kind::kProject:
+    case Kind::kProject: {
+      std::vector<JoinLayout::Output> outputs = JoinOutputs(*node, *ctx, *t);
+      if (!outputs.empty()) {  // the join below makes the projected rows
+        return BuildJoin(node->children[0].get(), ctx, t, std::move(outputs));
+      }
       out = NewProject(ctx, child(0), node->exprs);
       break;
+    }
     case Kind::kAggregate:
       out = NewAggregate(
           ctx, child(0),
@@ -301,39 +381,9 @@ std::unique_ptr<RowSource> BuildOperators(
       break;
     case Kind::kMergeJoin:
     case Kind::kNestedLoop:
-    case Kind::kHashJoin: {
-      auto input = [node, ctx, t](size_t i) {
-        const auto& table = node->join_tables[i];
-        return BuildOperators(node->children[i].get(), ctx, table ? table : t);
-      };
-      const JoinLayout layout{node->join_left_at, node->join_right_at,
-                              static_cast<int>(t->columns.size()),
-                              HeldColumns(*node->children[0]),
-                              HeldColumns(*node->children[1])};
-      if (node->kind == Kind::kMergeJoin) {
-        // A key's right rows past the memory budget are read again per left
-        // row when that is only reading (a sorted input is held instead).
-        RowSourceFactory reopen;
-        if (ReadsAgainCheaply(*node->children[1])) {
-          reopen = [input] { return input(1); };
-        }
-        out = NewMergeJoin(
-            ctx, input(0), input(1), std::move(reopen), node->left_key,
-            node->right_key, node->join_collation, node->reverse,
-            ctx->sort_memory_bytes,
-            node->seek_right ? RightSeekTarget(*node) : nullptr, layout);
-      } else if (node->kind == Kind::kHashJoin) {
-        out = NewHashJoin(
-            ctx, input(0), [input] { return input(1); }, node->left_key,
-            node->right_key, node->join_collation, ctx->sort_memory_bytes,
-            layout, node->outer_join, node->predicate);
-      } else {
-        out = NewNestedLoop(
-            ctx, input(0), [input] { return input(1); }, ctx->sort_memory_bytes,
-            layout, node->outer_join, node->predicate);
-      }
+    case Kind::kHashJoin:
+      out = BuildJoin(node, ctx, t, {});
       break;
-    }
     case Kind::kDistinct:
       out = NewDistinct(child(0), node->width, node->collations);
       break;

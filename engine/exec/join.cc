@@ -26,14 +26,28 @@ void PlaceSide(const Row& from, const std::optional<std::vector<int>>& columns,
   }
 }
 
-// `out` = the left row's values at `at.left_at` and the right row's at
-// `at.right_at`, in a row of `at.width` values (no width: the left row's,
-// then the right row's). A row of another width is made anew, its other
-// values NULL (tables not joined yet); one of that width is this join's
-// last row, assigned over, which keeps its values' buffers (an operator
-// above may have moved values out of it: every value the two rows hold is
-// written again, and no one reads the others).
+// `out` = the outputs `at` names (JoinLayout::outputs), or else the left
+// row's values at `at.left_at` and the right row's at `at.right_at`, in a row
+// of `at.width` values (no width: the left row's, then the right row's). A row
+// of another width is made anew, its other values NULL (tables not joined yet);
+// one of that width is this join's last row, assigned over, which keeps its
+// values' buffers (an operator above may have moved values out of it: every
+// value the two rows hold is written again, and no one reads the others).
 void Place(const Row& left, const Row& right, const JoinLayout& at, Row* out) {
+  if (!at.outputs.empty()) {
+    const size_t n = at.outputs.size();
+    if (out->size() != n) out->assign(n, Value());
+    for (size_t i = 0; i < n; ++i) {
+      const JoinLayout::Output& o = at.outputs[i];
+      const Row& from = o.right ? right : left;
+      if (static_cast<size_t>(o.column) < from.size()) {
+        (*out)[i] = from[o.column];  // -1 is past every row's end
+      } else {
+        (*out)[i] = Value();
+      }
+    }
+    return;
+  }
   size_t width = at.width;
   size_t left_at = at.left_at, right_at = at.right_at;
   if (width == 0) {

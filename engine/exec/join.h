@@ -21,11 +21,21 @@ namespace levelql {
 // right row's. `left_columns` and `right_columns`, when given, are the
 // only columns of each input's rows that hold values (their scans decode
 // no others, and nothing above reads them): only those are placed.
+//
+// `outputs`, when not empty, replaces all that for a merge join whose rows
+// only a projection of columns reads: the joined row is that projection's
+// row, value i the left or right row's value `outputs[i]` names (NULL for
+// column -1), so no wide row is made and copied again.
 struct JoinLayout {
+  struct Output {
+    bool right = false;  // from the right row, else the left
+    int column = -1;     // in that row; -1: NULL
+  };
   int left_at = 0;
   int right_at = 0;
   int width = 0;
   std::optional<std::vector<int>> left_columns, right_columns;
+  std::vector<Output> outputs;
 };
 
 // Opens an input of a join from its start (again).
