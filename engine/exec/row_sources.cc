@@ -386,6 +386,10 @@ class IndexOnly : public RowSource {
     const bool value_read =
         include_read_ ||
         rows::LayoutOf(*index_, has_null) == rows::EntryLayout::kPkInValue;
+    if (!value_read && indexed_end < key.size()) {
+      // kPkInKey (as CutIndexEntry would cut it): the pk ends the key.
+      return DecodePk(key.substr(indexed_end), row);
+    }
     rows::EntryParts parts;
     LQ_RETURN_IF_ERROR(rows::CutIndexEntry(
         *index_, key, value_read ? ids_->entry_value() : std::string_view(),

@@ -187,7 +187,8 @@ int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
 
 }  // namespace
 
-int CompareValues(const Value& a, const Value& b, const Collation* collation) {
+int CompareOtherValues(const Value& a, const Value& b,
+                       const Collation* collation) {
   int ra = Rank(a), rb = Rank(b);
   if (ra != rb) return ra < rb ? -1 : 1;
   switch (ra) {
