@@ -212,11 +212,11 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params,
     ctx.snapshot = store_->GetSnapshot();
   }
   ctx.params = params;
-  ctx.rules = rules();
   ctx.correlated = std::make_shared<CorrelatedValues>();
   ctx.interrupt_epoch = &interrupt_epoch_;
   {
     std::lock_guard<std::mutex> lock(settings_mu_);
+    ctx.rules = settings_.rules;
     ctx.sort_memory_bytes = settings_.sort_memory_bytes;
     if (settings_.statement_timeout_ms > 0) {
       ctx.deadline_ns =
