@@ -129,9 +129,16 @@ RowShape ShapeRows(const BoundSelect& select, bool distinct, bool sorting,
     // Joined rows come in their join order (a total one). A key column the
     // row already carries (an output or ORDER BY term that is that column)
     // is read from there; one with the same value in every row orders
-    // nothing and is left out.
-    for (const SortKey& k : *join_order) {
-      if (SameInEveryRow(select, *join_pinned, k.column)) continue;
+    // nothing and is left out, unless it is the last and no key is left:
+    // a token names its row by at least one value (every row then has the
+    // same ones, and there is at most one row).
+    for (size_t j = 0; j < join_order->size(); ++j) {
+      const SortKey& k = (*join_order)[j];
+      const bool last_chance =
+          j + 1 == join_order->size() && shape.sort_keys.empty();
+      if (!last_chance && SameInEveryRow(select, *join_pinned, k.column)) {
+        continue;
+      }
       int at = -1;
       for (size_t i = 0; i < shape.exprs.size() && at < 0; ++i) {
         const BoundExpr& e = *shape.exprs[i];
