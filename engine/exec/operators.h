@@ -29,6 +29,7 @@ namespace levelql {
 
 // Per-statement execution state: one snapshot for every read.
 struct CorrelatedValues;  // subquery.h
+class DerivedSpill;       // derived_spill.h
 struct PlanNode;          // plan.h
 
 struct ExecContext {
@@ -43,9 +44,15 @@ struct ExecContext {
   // The rows of the statement's views and subqueries in FROM that make rows
   // of their own (BoundSubquery::Kind::kTable), made before it runs:
   // `store` reads them through `derived_store`, an overlay of the store
-  // below holding them (writers never see them). Shared by copied contexts.
+  // below (`derived_base`) holding them (writers never see them). A table
+  // of them past sort_memory_bytes (`derived_bytes` counts those held) is
+  // in `derived_spill`'s database instead, which the overlay then reads
+  // with `derived_base` (derived_spill.h). Shared by copied contexts; the
+  // spill is declared first, so that it ends after the overlay reading it.
+  std::shared_ptr<DerivedSpill> derived_spill;
   std::shared_ptr<PendingWrites> derived_rows;
   std::shared_ptr<KvStore> derived_store;
+  KvStore* derived_base = nullptr;
   int64_t derived_bytes = 0;
   // A digest of those rows: a continuation token names a row of them by its
   // place, so it resumes only over the same rows (select.cc).

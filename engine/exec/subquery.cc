@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/exec/derived_spill.h"
 #include "engine/exec/executor.h"
 #include "engine/exec/row_memory.h"
 #include "engine/plan/plan.h"
@@ -49,19 +50,47 @@ Result<Value> ReadValue(const BoundSubquery& sub, const ExecContext& ctx,
   return Value::List(std::move(items));
 }
 
+// Moves the rows of a derived table being made (`rows`, `*bytes` of them)
+// to the statement's temporary database, which it makes the first time
+// (derived_spill.h): from then on ctx->store reads the store below the
+// derived rows merged with that database, under the held rows. The overlay
+// read until then stays with the spill: iterators of the query making the
+// table may still be reading through it.
+Status SpillDerivedRows(ExecContext* ctx, PendingWrites* rows, int64_t* bytes) {
+  if (!ctx->derived_spill) {
+    LQ_ASSIGN_OR_RETURN(ctx->derived_spill,
+                        DerivedSpill::Create(ctx->derived_base));
+    ctx->derived_spill->Retire(std::move(ctx->derived_store));
+    ctx->derived_store = std::make_shared<OverlayStore>(
+        ctx->derived_spill->merged(), ctx->derived_rows);
+    ctx->store = ctx->derived_store.get();
+  }
+  WriteBatch batch;
+  for (auto& [key, value] : *rows) batch.Put(key, std::move(*value));
+  rows->clear();
+  *bytes = 0;
+  return ctx->derived_spill->disk()->Write(batch, /*sync=*/false);
+}
+
 // The rows of a kTable subquery, read from `root`, become rows of its table
 // (numbered from 1, the hidden rowid), which `ctx->store` then reads. They
-// are held in memory: past ctx->sort_memory_bytes (for all of the
-// statement's such tables) the statement fails with LimitExceeded.
+// are held in memory while all of the statement's such tables fit in
+// ctx->sort_memory_bytes; a table that does not is written to a temporary
+// database as it is made (SpillDerivedRows). The query making a table
+// never reads it: its rows join the others once all are made.
 Status MakeDerivedRows(const BoundSubquery& sub, ExecContext* ctx,
                        RowSource* root) {
   const TableSchema& table = *sub.table;
   if (!ctx->derived_rows) {
     ctx->derived_rows = std::make_shared<PendingWrites>();
+    ctx->derived_base = ctx->store;
     ctx->derived_store =
         std::make_shared<OverlayStore>(ctx->store, ctx->derived_rows);
     ctx->store = ctx->derived_store.get();
   }
+  PendingWrites rows;  // this table's, not yet written where they are read
+  int64_t bytes = 0;   // theirs, while held
+  bool spilled = false;
   Row row;
   int64_t number = 0;
   while (root->Next(&row)) {
@@ -77,19 +106,22 @@ Status MakeDerivedRows(const BoundSubquery& sub, ExecContext* ctx,
     row.back() = Value::Int(++number);
     std::string key = rows::RowKey(table, row);
     std::string value = rows::RowValue(table, row);
-    ctx->derived_bytes +=
-        static_cast<int64_t>(key.size() + value.size() + 64);  // map node
-    if (ctx->derived_bytes > ctx->sort_memory_bytes) {
-      return Status::LimitExceeded(
-          "the rows of " + table.name + " (a view or subquery in FROM " +
-          parser::Place(sub.pos) + ") exceed sort_memory_bytes (" +
-          std::to_string(ctx->sort_memory_bytes) + " bytes)");
-    }
     ctx->derived_digest =
         Fingerprint(value, Fingerprint(key, ctx->derived_digest));
-    ctx->derived_rows->emplace(std::move(key), std::move(value));
+    bytes += static_cast<int64_t>(key.size() + value.size() + 64);  // node
+    rows.emplace(std::move(key), std::move(value));
+    if (ctx->derived_bytes + bytes > ctx->sort_memory_bytes) {
+      LQ_RETURN_IF_ERROR(SpillDerivedRows(ctx, &rows, &bytes));
+      spilled = true;
+    }
   }
   LQ_RETURN_IF_ERROR(root->status());
+  if (spilled) {
+    LQ_RETURN_IF_ERROR(SpillDerivedRows(ctx, &rows, &bytes));
+  } else {
+    ctx->derived_bytes += bytes;
+    ctx->derived_rows->merge(rows);  // new keys: the map's nodes, moved
+  }
   // The planner of the query reading them knows how many there are.
   auto counted = std::make_shared<TableStats>();
   counted->rows = number;
@@ -112,6 +144,8 @@ Status MakePerRunTables(const BoundSelect& select, ExecContext* ctx) {
   if (select.per_run_tables.empty()) return Status::OK();
   ctx->derived_rows.reset();
   ctx->derived_store.reset();
+  ctx->derived_spill.reset();  // its rows are the run's, under the same ids
+  ctx->derived_base = nullptr;
   for (const auto& table : select.per_run_tables) {
     LQ_RETURN_IF_ERROR(RunOne(*table, ctx).status());
   }
