@@ -147,13 +147,21 @@ class DatabaseImpl : public Database {
   Status RunCreateIndex(const parser::Statement& stmt,
                         const parser::CreateIndex& create);
   // RunCreateIndex under the writer slot; a build undone names its key
-  // ranges in `undone`, compacted once the slot is free.
+  // ranges in `undone`, compacted once the slot is free, and a build done
+  // its own in `built` (CompactBuilt).
   Status CreateIndexLocked(const parser::Statement& stmt,
                            const parser::CreateIndex& create,
-                           std::vector<std::string>* undone);
-  // Writes the entries of a new index in batches of kBackfillBatch.
+                           std::vector<std::string>* undone,
+                           std::vector<std::string>* built);
+  // Compacts each key range of `prefixes`, made anew by a build that
+  // wrote kCompactBuiltBytes or more (ddl.cc).
+  void CompactBuilt(const std::vector<std::string>& prefixes);
+  static constexpr int64_t kCompactBuiltBytes = int64_t{4} << 20;
+  // Writes the entries of a new index in batches of kBackfillBatch, adding
+  // the bytes written to *written.
   Status Backfill(const TableSchema& table, const IndexSchema& index,
-                  std::shared_ptr<const TableSchema> table_ptr);
+                  std::shared_ptr<const TableSchema> table_ptr,
+                  int64_t* written);
   static constexpr size_t kBackfillBatch = 10000;
   // Writes the counts of a ranked index from its entries (ddl.cc).
   Status BuildRanks(const IndexSchema& index);
@@ -189,9 +197,11 @@ class DatabaseImpl : public Database {
   Status RunReindex(const std::string& name);
   Status Rebuild(const std::string& name);
   // Rebuild under the writer slot; names the key ranges it deleted whole
-  // in `deleted`, compacted once the slot is free.
+  // in `deleted`, compacted once the slot is free, and those it made in
+  // `built` (CompactBuilt).
   Status RebuildLocked(const std::string& name,
-                       std::vector<std::string>* deleted);
+                       std::vector<std::string>* deleted,
+                       std::vector<std::string>* built);
   Status RunCheck(Session* session, const parser::Check& check);
   Status RunAnalyze(const parser::Analyze& analyze);
 

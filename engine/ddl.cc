@@ -79,10 +79,26 @@ Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
 
 Status DatabaseImpl::RunCreateIndex(const parser::Statement& stmt,
                                     const parser::CreateIndex& create) {
-  std::vector<std::string> built;  // the ranges of a build undone
-  Status s = CreateIndexLocked(stmt, create, &built);
-  Discard(built);  // (the writer slot is free again)
+  std::vector<std::string> undone, built;  // the ranges of a build
+  Status s = CreateIndexLocked(stmt, create, &undone, &built);
+  Discard(undone);  // (the writer slot is free again)
+  CompactBuilt(built);
   return s;
+}
+
+// An index built in one go from a large table is written in batches that
+// LevelDB spreads over its levels as they come: a seek into it then looks
+// into a file at every level (and each level-0 file) until compactions
+// move it down, which they may never finish doing for an index no longer
+// written. One compaction of its range right after the build puts it in
+// the fewest files (bench W2b, a covering index of 1M entries read at one
+// user: 5.9 us a query before, 3.5 us after). A build that wrote less than
+// kCompactBuiltBytes (LevelDB's write buffer) is left alone: it is mostly
+// in the memtable, which a compaction would only flush early.
+void DatabaseImpl::CompactBuilt(const std::vector<std::string>& prefixes) {
+  for (const std::string& prefix : prefixes) {
+    CompactPrefix(store_.get(), prefix);
+  }
 }
 
 namespace {
@@ -113,7 +129,8 @@ Status CheckInclude(const TableSchema& table, const IndexSchema& index) {
 
 Status DatabaseImpl::CreateIndexLocked(const parser::Statement& stmt,
                                        const parser::CreateIndex& create,
-                                       std::vector<std::string>* undone) {
+                                       std::vector<std::string>* undone,
+                                       std::vector<std::string>* built) {
   WriterLock lock(&writer_);
   LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
   auto cat = catalog();
@@ -150,7 +167,8 @@ Status DatabaseImpl::CreateIndexLocked(const parser::Statement& stmt,
   // 2. Backfill from one snapshot in bounded batches. Uniqueness is checked
   //    against what earlier batches wrote (reads see the latest state; no
   //    other writer runs: we hold the writer slot).
-  Status s = Backfill(*table, *index, cat->tables.at(create.table));
+  int64_t written = 0;
+  Status s = Backfill(*table, *index, cat->tables.at(create.table), &written);
   if (s.ok() && index->ranked) s = BuildRanks(*index);
   if (!s.ok()) {
     WriteBatch undo;
@@ -177,12 +195,17 @@ Status DatabaseImpl::CreateIndexLocked(const parser::Statement& stmt,
   next->tables[table->name] = new_table;
   next->index_table[index->name] = table->name;
   SetCatalog(next);
+  if (written >= kCompactBuiltBytes) {
+    built->push_back(rows::IdPrefix(index->id));
+    if (index->ranked) built->push_back(rows::IdPrefix(index->rank_id));
+  }
   return Status::OK();
 }
 
 Status DatabaseImpl::Backfill(const TableSchema& table,
                               const IndexSchema& index,
-                              std::shared_ptr<const TableSchema> table_ptr) {
+                              std::shared_ptr<const TableSchema> table_ptr,
+                              int64_t* written) {
   ExecContext ctx = NewContext(nullptr);
   WriteTxn txn(store_.get(), nullptr);
   txn.set_maintain_ranks(false);  // counted in bulk afterwards
@@ -191,13 +214,17 @@ Status DatabaseImpl::Backfill(const TableSchema& table,
   while (scan->Next(&row)) {
     LQ_RETURN_IF_ERROR(txn.InsertEntries(table, index, row));
     if (txn.pending() >= kBackfillBatch) {
-      LQ_RETURN_IF_ERROR(Commit(txn.ToBatch()));
+      const WriteBatch batch = txn.ToBatch();
+      *written += batch.bytes();
+      LQ_RETURN_IF_ERROR(Commit(batch));
       txn = WriteTxn(store_.get(), nullptr);
       txn.set_maintain_ranks(false);
     }
   }
   LQ_RETURN_IF_ERROR(scan->status());
-  return Commit(txn.ToBatch());
+  const WriteBatch batch = txn.ToBatch();
+  *written += batch.bytes();
+  return Commit(batch);
 }
 
 namespace {

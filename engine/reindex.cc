@@ -143,14 +143,16 @@ Status DatabaseImpl::RunReindex(const std::string& name) {
 }
 
 Status DatabaseImpl::Rebuild(const std::string& name) {
-  std::vector<std::string> deleted;  // key ranges deleted whole
-  Status s = RebuildLocked(name, &deleted);
+  std::vector<std::string> deleted, built;  // key ranges deleted, made
+  Status s = RebuildLocked(name, &deleted, &built);
   Discard(deleted);  // (the writer slot is free again)
+  CompactBuilt(built);
   return s;
 }
 
 Status DatabaseImpl::RebuildLocked(const std::string& name,
-                                   std::vector<std::string>* deleted) {
+                                   std::vector<std::string>* deleted,
+                                   std::vector<std::string>* built) {
   if (options_.read_only) {
     return Status::NotSupported("the database is open read-only");
   }
@@ -222,6 +224,7 @@ Status DatabaseImpl::RebuildLocked(const std::string& name,
   //     ends with the block: while it lives, the store keeps every old key
   //     it sees, and (4) could not compact them away.
   Status s;
+  int64_t written = 0;  // by the rebuild (CompactBuilt)
   {
     ExecContext ctx = NewContext(nullptr);
     auto scan = NewTableScan(&ctx, old_table);
@@ -243,13 +246,19 @@ Status DatabaseImpl::RebuildLocked(const std::string& name,
         }
       }
       if (s.ok() && txn.pending() >= kBatch) {
-        s = Commit(txn.ToBatch());
+        const WriteBatch batch = txn.ToBatch();
+        written += batch.bytes();
+        s = Commit(batch);
         txn = WriteTxn(store_.get(), nullptr);
         txn.set_maintain_ranks(false);
       }
     }
     if (s.ok()) s = scan->status();
-    if (s.ok()) s = Commit(txn.ToBatch());
+    if (s.ok()) {
+      const WriteBatch batch = txn.ToBatch();
+      written += batch.bytes();
+      s = Commit(batch);
+    }
   }
   for (const auto& index : rebuilt) {
     if (s.ok() && index->ranked) s = BuildRanks(*index);
@@ -280,6 +289,9 @@ Status DatabaseImpl::RebuildLocked(const std::string& name,
     WriteBatch done;
     done.Delete(GarbageKey(id));
     LQ_RETURN_IF_ERROR(Commit(done));
+  }
+  if (written >= kCompactBuiltBytes) {
+    for (int64_t id : new_ids) built->push_back(rows::IdPrefix(id));
   }
   return Status::OK();
 }

@@ -125,6 +125,14 @@ class WriteBatch {
     read_snapshot_.reset();
   }
   bool empty() const { return ops_.empty(); }
+  // The bytes of the keys and values it puts (and keys it deletes).
+  int64_t bytes() const {
+    int64_t n = 0;
+    for (const Op& op : ops_) {
+      n += static_cast<int64_t>(op.key.size() + op.value.size());
+    }
+    return n;
+  }
   const std::vector<Op>& ops() const { return ops_; }
   const KvSnapshot* read_snapshot() const { return read_snapshot_.get(); }
   const std::vector<std::string>& expected_present() const { return present_; }
