@@ -13,6 +13,7 @@
 
 #include "levelql/database.h"
 #include "tests/support/env.h"
+#include "tests/support/iterator_walk.h"
 #include "tests/support/map_store.h"
 
 namespace levelql {
@@ -21,25 +22,13 @@ namespace {
 using testing::Map;
 using testing::MapIterator;
 
-std::string Render(const KvIterator& it) {
-  return it.Valid() ? std::string(it.key()) + "=" + std::string(it.value())
-                    : "(end)";
-}
-
-std::string Render(const Map& m, Map::const_iterator it) {
-  return it == m.end() ? "(end)" : it->first + "=" + it->second;
-}
-
 TEST(MergedIterator, RandomWalksAgreeWithTheUnion) {
   const auto seeds = testing::TestSeeds("merged_store_test", {20261128});
   int moves = 0;
   for (uint64_t seed : seeds) {
     std::mt19937_64 rng(seed);
     for (int round = 0; round < 300; ++round) {
-      auto key = [&] {
-        return std::string(1, static_cast<char>('a' + rng() % 20)) +
-               (rng() % 3 ? "" : std::string(1, static_cast<char>(rng() % 3)));
-      };
+      auto key = [&] { return testing::RandomKey(rng); };
       Map a, b, both;
       for (int i = static_cast<int>(rng() % 25); i > 0; --i) {
         const std::string k = key();
@@ -49,41 +38,11 @@ TEST(MergedIterator, RandomWalksAgreeWithTheUnion) {
       }
       auto it = NewMergedIterator(std::make_unique<MapIterator>(&a),
                                   std::make_unique<MapIterator>(&b));
-      auto want = both.cend();
-      for (int step = 0; step < 40; ++step) {
-        const int op = static_cast<int>(rng() % 7);
-        const bool valid = want != both.end();
-        std::string target;
-        if (op == 0) {
-          target = key();
-          it->Seek(target);
-          want = both.lower_bound(target);
-        } else if (op == 1) {
-          target = key();
-          it->SeekBefore(target);
-          want = both.lower_bound(target);
-          want = want == both.begin() ? both.end() : std::prev(want);
-        } else if (op == 2) {
-          it->SeekToFirst();
-          want = both.begin();
-        } else if (op == 3) {
-          it->SeekToLast();
-          want = both.empty() ? both.end() : std::prev(both.end());
-        } else if (op == 4 && valid) {
-          it->Next();
-          ++want;
-          ++moves;
-        } else if (op >= 5 && valid) {
-          it->Prev();
-          want = want == both.begin() ? both.end() : std::prev(want);
-          ++moves;
-        } else {
-          continue;
-        }
-        ASSERT_EQ(Render(*it), Render(both, want))
-            << "seed " << seed << " round " << round << " step " << step
-            << " op " << op << " target " << target;
-      }
+      const int made = testing::RandomWalk(
+          it.get(), both, rng, key, 40,
+          "seed " + std::to_string(seed) + " round " + std::to_string(round));
+      ASSERT_GE(made, 0);
+      moves += made;
     }
   }
   EXPECT_GT(moves, 1000);

@@ -1,8 +1,8 @@
 // The overlay iterator (engine/storage/overlay.h) against a model: random
 // base contents and random pending writes (puts, deletes of present and
-// absent keys), then random walks of Seek / SeekToFirst / SeekToLast / Next
-// / Prev must visit exactly the keys of the merged map, in order, with the
-// pending values.
+// absent keys), then random walks of Seek / SeekBefore / SeekToFirst /
+// SeekToLast / Next / Prev must visit exactly the keys of the merged map, in
+// order, with the pending values.
 #include "engine/storage/overlay.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 #include <random>
 
 #include "tests/support/env.h"
+#include "tests/support/iterator_walk.h"
 #include "tests/support/map_store.h"
 
 namespace levelql {
@@ -20,14 +21,9 @@ namespace {
 using testing::Map;
 using testing::MapIterator;
 
-std::string Render(const KvIterator& it) {
-  return it.Valid() ? std::string(it.key()) + "=" + std::string(it.value())
-                    : "(end)";
-}
+using testing::RandomWalk;
 
-std::string Render(const Map& m, Map::const_iterator it) {
-  return it == m.end() ? "(end)" : it->first + "=" + it->second;
-}
+std::string Render(const KvIterator& it) { return testing::RenderEntry(it); }
 
 TEST(Overlay, PendingWritesShadowHideAndAddInBothDirections) {
   Map base = {{"a", "1"}, {"c", "3"}, {"e", "5"}, {"g", "7"}};
@@ -58,10 +54,7 @@ TEST(Overlay, RandomWalksAgreeWithTheMergedMap) {
   for (uint64_t seed : seeds) {
     std::mt19937_64 rng(seed);
     for (int round = 0; round < 300; ++round) {
-      auto key = [&] {
-        return std::string(1, static_cast<char>('a' + rng() % 20)) +
-               (rng() % 3 ? "" : std::string(1, static_cast<char>(rng() % 3)));
-      };
+      auto key = [&] { return testing::RandomKey(rng); };
       Map base, merged;
       PendingWrites writes;
       for (int i = static_cast<int>(rng() % 15); i > 0; --i) {
@@ -84,34 +77,10 @@ TEST(Overlay, RandomWalksAgreeWithTheMergedMap) {
       }
       auto it =
           NewOverlayIterator(std::make_unique<MapIterator>(&base), &writes);
-      auto want = merged.cend();
-      for (int step = 0; step < 40; ++step) {
-        const int op = static_cast<int>(rng() % 6);
-        const bool valid = want != merged.end();
-        std::string target;
-        if (op == 0) {
-          target = key();
-          it->Seek(target);
-          want = merged.lower_bound(target);
-        } else if (op == 1) {
-          it->SeekToFirst();
-          want = merged.begin();
-        } else if (op == 2) {
-          it->SeekToLast();
-          want = merged.empty() ? merged.end() : std::prev(merged.end());
-        } else if (op == 3 && valid) {
-          it->Next();
-          ++want;
-        } else if (op >= 4 && valid) {
-          it->Prev();
-          want = want == merged.begin() ? merged.end() : std::prev(want);
-        } else {
-          continue;
-        }
-        ASSERT_EQ(Render(*it), Render(merged, want))
-            << "seed " << seed << " round " << round << " step " << step
-            << " op " << op << " target " << target;
-      }
+      ASSERT_GE(RandomWalk(it.get(), merged, rng, key, 40,
+                           "seed " + std::to_string(seed) + " round " +
+                               std::to_string(round)),
+                0);
     }
   }
 }
