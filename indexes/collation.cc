@@ -488,6 +488,10 @@ bool Collation::Like(std::string_view text, std::string_view pattern,
     std::optional<char32_t> escape;
     bool valid = false;
     GlobPattern glob;
+    // The glob is literal bytes then only '%': a match is a text whose
+    // (folded) bytes start with `prefix`.
+    bool prefix_only = false;
+    std::string prefix;
   };
   thread_local Compiled last;
   thread_local std::string folded;
@@ -509,11 +513,38 @@ bool Collation::Like(std::string_view text, std::string_view pattern,
       }
       for (char c : literal) last.glob.push_back(static_cast<unsigned char>(c));
     }
+    size_t literal = 0;
+    while (literal < last.glob.size() && last.glob[literal] >= 0) ++literal;
+    last.prefix_only = literal < last.glob.size();
+    for (size_t i = literal; i < last.glob.size(); ++i) {
+      last.prefix_only = last.prefix_only && last.glob[i] == kGlobAny;
+    }
+    last.prefix.clear();
+    for (size_t i = 0; i < literal; ++i) {
+      last.prefix.push_back(static_cast<char>(last.glob[i]));
+    }
     last.pattern.assign(pattern);
     last.escape = escape;
     last.collation = this;
   }
   if (!last.valid) return false;
+  if (last.prefix_only) {
+    // A prefix (the most common pattern) needs no glob; and ASCII text,
+    // whose fold is its lower case byte for byte, needs no folded copy.
+    // (Other text folds as a whole: a mark after the prefix may combine
+    // with its last letter.)
+    const std::string& p = last.prefix;
+    if (kind_ == Kind::kBinary) return text.starts_with(p);
+    if (IsAscii(text)) {
+      if (text.size() < p.size()) return false;
+      for (size_t i = 0; i < p.size(); ++i) {
+        char c = text[i];
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c != p[i]) return false;
+      }
+      return true;
+    }
+  }
   if (kind_ == Kind::kBinary) return GlobMatch(text, last.glob);
   Fold(text, &folded);
   return GlobMatch(folded, last.glob);

@@ -496,7 +496,20 @@ TEST(CollationTest, LikeUnderNocaseAndSearchMatchesFoldedText) {
   EXPECT_TRUE(Like(nocase, "Cafe\u0301", "café"));  // NFD text, NFC pattern
   EXPECT_FALSE(Like(nocase, "Café", "cafe"));
   EXPECT_TRUE(Like(nocase, "50% OFF", "50!%%", U'!'));
+  // Prefix patterns: ASCII text compared in place, other text folded whole
+  // (the mark after "cafe" makes its e an é).
+  EXPECT_TRUE(Like(nocase, "USER 1234", "user 12%"));
+  EXPECT_TRUE(Like(nocase, "user 12", "User 12%%"));
+  EXPECT_FALSE(Like(nocase, "user 1", "user 12%"));
+  EXPECT_FALSE(Like(nocase, "user 1234", "usér%"));
+  EXPECT_TRUE(Like(nocase, "anything", "%"));
+  EXPECT_FALSE(Like(nocase, "Cafe\u0301s", "cafe%"));
+  EXPECT_TRUE(Like(nocase, "Cafe\u0301s", "café%"));
+  EXPECT_TRUE(Like(Get("binary"), "User 12", "User%"));
+  EXPECT_FALSE(Like(Get("binary"), "User 12", "user%"));
   const Collation* search = Get("search");
+  EXPECT_TRUE(Like(search, "Cafe\u0301s", "cafe%"));
+  EXPECT_TRUE(Like(search, "CAFE", "cafe%"));
   EXPECT_TRUE(Like(search, "Crème Brûlée", "%BRULEE"));
   EXPECT_TRUE(Like(search, "Café", "cafe"));
   EXPECT_TRUE(Like(search, "İstanbul", "ist%"));
