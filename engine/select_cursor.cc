@@ -96,6 +96,13 @@ bool SelectRun::Park() {
   ctx.store = ctx.physical_store = nullptr;
   ctx.stats = nullptr;
   ctx.resume = nullptr;
+  // The rows made for its views and subqueries (and their temporary
+  // database) are made again by the next run.
+  ctx.derived_store.reset();
+  ctx.derived_rows.reset();
+  ctx.derived_spill.reset();
+  ctx.derived_base = nullptr;
+  ctx.derived_plans.clear();
   // The values (blobs, say) are not held while the run waits.
   api_params.positional.clear();
   api_params.named.clear();

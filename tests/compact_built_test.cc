@@ -27,6 +27,13 @@ class RecordingStore : public testing::ForwardingStore {
  public:
   explicit RecordingStore(std::unique_ptr<KvStore> base)
       : ForwardingStore(base.get()), base_(std::move(base)) {}
+  Status Write(const WriteBatch& batch, bool sync) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (const WriteBatch::Op& op : batch.ops()) keys_.push_back(op.key);
+    }
+    return ForwardingStore::Write(batch, sync);
+  }
   void CompactRange(std::string_view lo, std::string_view hi) override {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -34,16 +41,26 @@ class RecordingStore : public testing::ForwardingStore {
     }
     base_->CompactRange(lo, hi);
   }
-  // The ranges compacted since the last call.
+  // The ranges compacted since the last call (and the keys written since
+  // then).
   std::vector<std::pair<std::string, std::string>> Take() {
     std::lock_guard<std::mutex> lock(mu_);
+    written_ = std::move(keys_);
     return std::move(ranges_);
+  }
+  // How many of the keys written before the last Take start with `prefix`.
+  int WrittenUnder(std::string_view prefix) {
+    std::lock_guard<std::mutex> lock(mu_);
+    int n = 0;
+    for (const std::string& k : written_) n += k.starts_with(prefix);
+    return n;
   }
 
  private:
   std::unique_ptr<KvStore> base_;
   std::mutex mu_;
   std::vector<std::pair<std::string, std::string>> ranges_;
+  std::vector<std::string> keys_, written_;
 };
 
 void Fill(Database& db, const std::string& table, int rows) {
@@ -81,6 +98,7 @@ TEST(CompactBuilt, ALargeIndexIsCompactedOnceOverItsRangeASmallOneNot) {
   // One index's whole range: [prefix, successor of the prefix).
   const auto& [lo, hi] = ranges[0];
   EXPECT_EQ(hi, keys::PrefixSuccessor(lo));
+  EXPECT_EQ(store->WrittenUnder(lo), 60000);  // the index's entries
   EXPECT_EQ(QueryText(**db, "SELECT id FROM big WHERE s = '" +
                                 std::string(90, 'a' + 12345 % 26) + "12345'"),
             "(12345)");
@@ -88,9 +106,11 @@ TEST(CompactBuilt, ALargeIndexIsCompactedOnceOverItsRangeASmallOneNot) {
   // REINDEX makes the index anew, under a new id: compacted again there.
   Exec(**db, "REINDEX big_s");
   auto again = store->Take();
+  ASSERT_EQ(again.size(), 2u);  // the old range, deleted; the new one
   bool new_range = false;
   for (const auto& [l, h] : again) {
-    new_range = new_range || (h == keys::PrefixSuccessor(l) && l != lo);
+    new_range = new_range || (l != lo && h == keys::PrefixSuccessor(l) &&
+                              store->WrittenUnder(l) == 60000);
   }
   EXPECT_TRUE(new_range);
   EXPECT_EQ(QueryText(**db, "SELECT count(*) FROM big WHERE s > 'z'"),

@@ -115,6 +115,10 @@ TEST(DerivedSpill, RowsPastTheBudgetGiveTheSameAnswers) {
   for (size_t i = 0; i < queries.size(); ++i) {
     EXPECT_EQ(want[i].rfind("error", 0), std::string::npos) << want[i];
     EXPECT_EQ(QueryText(*db, queries[i]), want[i]) << queries[i];
+    // Each of them needs the temporary database under this budget.
+    ScopedTmpdir none("/nonexistent/levelql-test-tmp");
+    EXPECT_EQ(QueryText(*db, queries[i]).rfind("error: IOError", 0), 0u)
+        << queries[i];
   }
   // Pages of 1,000 rows, each resumed by the last one's continuation token
   // (the rows are made again, spilled again, for each): every row once, in

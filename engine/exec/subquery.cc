@@ -1,5 +1,6 @@
 #include "engine/exec/subquery.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -110,7 +111,11 @@ Status MakeDerivedRows(const BoundSubquery& sub, ExecContext* ctx,
         Fingerprint(value, Fingerprint(key, ctx->derived_digest));
     bytes += static_cast<int64_t>(key.size() + value.size() + 64);  // node
     rows.emplace(std::move(key), std::move(value));
-    if (ctx->derived_bytes + bytes > ctx->sort_memory_bytes) {
+    // Once spilling, rows go to disk in chunks of a quarter of the budget
+    // (64 KiB at least), not one by one when other tables fill it.
+    if (spilled ? bytes >= std::max<int64_t>(ctx->sort_memory_bytes / 4,
+                                             int64_t{64} << 10)
+                : ctx->derived_bytes + bytes > ctx->sort_memory_bytes) {
       LQ_RETURN_IF_ERROR(SpillDerivedRows(ctx, &rows, &bytes));
       spilled = true;
     }
