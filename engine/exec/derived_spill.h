@@ -21,8 +21,11 @@ namespace levelql {
 
 class DerivedSpill {
  public:
-  // A new temporary database, and the store that reads `base` with it.
-  static Result<std::shared_ptr<DerivedSpill>> Create(KvStore* base);
+  // A new temporary database, and the store that reads `base` with it;
+  // `memory_bytes` (the statement's sort_memory_bytes) bounds the memory
+  // the database takes.
+  static Result<std::shared_ptr<DerivedSpill>> Create(KvStore* base,
+                                                      int64_t memory_bytes);
   ~DerivedSpill();
   DerivedSpill(const DerivedSpill&) = delete;
   DerivedSpill& operator=(const DerivedSpill&) = delete;

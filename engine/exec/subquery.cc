@@ -59,8 +59,9 @@ Result<Value> ReadValue(const BoundSubquery& sub, const ExecContext& ctx,
 // table may still be reading through it.
 Status SpillDerivedRows(ExecContext* ctx, PendingWrites* rows, int64_t* bytes) {
   if (!ctx->derived_spill) {
-    LQ_ASSIGN_OR_RETURN(ctx->derived_spill,
-                        DerivedSpill::Create(ctx->derived_base));
+    LQ_ASSIGN_OR_RETURN(
+        ctx->derived_spill,
+        DerivedSpill::Create(ctx->derived_base, ctx->sort_memory_bytes));
     ctx->derived_spill->Retire(std::move(ctx->derived_store));
     ctx->derived_store = std::make_shared<OverlayStore>(
         ctx->derived_spill->merged(), ctx->derived_rows);

@@ -7,6 +7,7 @@
 #include <leveldb/helpers/memenv.h>
 #include <leveldb/write_batch.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -154,9 +155,11 @@ class LevelDbStore : public KvStore {
     db_.reset();    // before the env, cache and filter it uses
   }
 
+  // `write_buffer_bytes`: LevelDB's memtable size (0: its default, 4 MiB).
   static Result<std::unique_ptr<KvStore>> Open(const std::string& path,
                                                const Options& options,
-                                               leveldb::Env* env) {
+                                               leveldb::Env* env,
+                                               size_t write_buffer_bytes = 0) {
     auto store = std::unique_ptr<LevelDbStore>(new LevelDbStore());
     leveldb::Options lo;
     std::string db_path = path;
@@ -218,6 +221,7 @@ class LevelDbStore : public KvStore {
     // A read error while recovering the log must fail the open, not be
     // taken as the end of the log (which would drop later writes).
     lo.paranoid_checks = true;
+    if (write_buffer_bytes > 0) lo.write_buffer_size = write_buffer_bytes;
     lo.block_cache = store->cache_.get();
     lo.compression = options.compression ? leveldb::kSnappyCompression
                                          : leveldb::kNoCompression;
@@ -335,6 +339,16 @@ Result<std::unique_ptr<KvStore>> OpenLevelDbStore(const std::string& path,
 Result<std::unique_ptr<KvStore>> OpenLevelDbStoreWithEnv(
     const std::string& path, const Options& options, leveldb::Env* env) {
   return LevelDbStore::Open(path, options, env);
+}
+
+Result<std::unique_ptr<KvStore>> OpenScratchLevelDbStore(
+    const std::string& path, size_t memory_bytes) {
+  Options options;
+  options.block_cache_bytes = memory_bytes / 2;
+  options.bloom_bits_per_key = 0;
+  // LevelDB takes at least 64 KiB for its memtable.
+  return LevelDbStore::Open(path, options, nullptr,
+                            std::max<size_t>(memory_bytes / 2, 64 << 10));
 }
 
 }  // namespace levelql
