@@ -67,11 +67,24 @@ Status SpillDerivedRows(ExecContext* ctx, PendingWrites* rows, int64_t* bytes) {
         ctx->derived_spill->merged(), ctx->derived_rows);
     ctx->store = ctx->derived_store.get();
   }
+  // In batches of about 1 MiB, each row's memory let go as it is put in
+  // one: LevelDB takes a whole batch into its memtable, so one batch of
+  // the budget's size would hold the rows three times over.
+  constexpr int64_t kBatchBytes = int64_t{1} << 20;
   WriteBatch batch;
-  for (auto& [key, value] : *rows) batch.Put(key, std::move(*value));
-  rows->clear();
+  int64_t batched = 0;
+  for (auto it = rows->begin(); it != rows->end(); it = rows->erase(it)) {
+    batched += static_cast<int64_t>(it->first.size() + it->second->size());
+    batch.Put(it->first, std::move(*it->second));
+    if (batched >= kBatchBytes) {
+      LQ_RETURN_IF_ERROR(ctx->derived_spill->disk()->Write(batch, false));
+      batch.Clear();
+      batched = 0;
+    }
+  }
   *bytes = 0;
-  return ctx->derived_spill->disk()->Write(batch, /*sync=*/false);
+  return batch.empty() ? Status::OK()
+                       : ctx->derived_spill->disk()->Write(batch, false);
 }
 
 // The rows of a kTable subquery, read from `root`, become rows of its table
