@@ -232,10 +232,11 @@ ExecContext DatabaseImpl::NewContext(const std::vector<Value>* params,
   return ctx;
 }
 
-Status DatabaseImpl::Commit(const WriteBatch& batch) {
+Status DatabaseImpl::Commit(const WriteBatch& batch, int64_t* written) {
   if (options_.read_only) {
     return Status::NotSupported("the database is open read-only");
   }
+  if (written) *written += batch.bytes();
   if (batch.empty()) return Status::OK();
   if (store_->shared()) {
     WriteBatch conditioned = batch;

@@ -207,8 +207,9 @@ class DatabaseImpl : public Database {
 
   // Writes a batch (fsync'd with Options::sync_writes) and counts the
   // commit; while this process holds the schema lock, conditional on it.
+  // `written`, when given, gains the batch's bytes (WriteBatch::bytes).
   // REQUIRES: the writer slot.
-  Status Commit(const WriteBatch& batch);
+  Status Commit(const WriteBatch& batch, int64_t* written = nullptr);
   // On a store other processes write too (KvStore::shared; no-ops
   // otherwise, see engine/catalog/schema_lock.h):
   // The catalog as of now: reloaded when another process changed the

@@ -214,17 +214,13 @@ Status DatabaseImpl::Backfill(const TableSchema& table,
   while (scan->Next(&row)) {
     LQ_RETURN_IF_ERROR(txn.InsertEntries(table, index, row));
     if (txn.pending() >= kBackfillBatch) {
-      const WriteBatch batch = txn.ToBatch();
-      *written += batch.bytes();
-      LQ_RETURN_IF_ERROR(Commit(batch));
+      LQ_RETURN_IF_ERROR(Commit(txn.ToBatch(), written));
       txn = WriteTxn(store_.get(), nullptr);
       txn.set_maintain_ranks(false);
     }
   }
   LQ_RETURN_IF_ERROR(scan->status());
-  const WriteBatch batch = txn.ToBatch();
-  *written += batch.bytes();
-  return Commit(batch);
+  return Commit(txn.ToBatch(), written);
 }
 
 namespace {

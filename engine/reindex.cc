@@ -246,19 +246,13 @@ Status DatabaseImpl::RebuildLocked(const std::string& name,
         }
       }
       if (s.ok() && txn.pending() >= kBatch) {
-        const WriteBatch batch = txn.ToBatch();
-        written += batch.bytes();
-        s = Commit(batch);
+        s = Commit(txn.ToBatch(), &written);
         txn = WriteTxn(store_.get(), nullptr);
         txn.set_maintain_ranks(false);
       }
     }
     if (s.ok()) s = scan->status();
-    if (s.ok()) {
-      const WriteBatch batch = txn.ToBatch();
-      written += batch.bytes();
-      s = Commit(batch);
-    }
+    if (s.ok()) s = Commit(txn.ToBatch(), &written);
   }
   for (const auto& index : rebuilt) {
     if (s.ok() && index->ranked) s = BuildRanks(*index);

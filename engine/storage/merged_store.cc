@@ -103,17 +103,12 @@ Status MergedStore::Get(const KvSnapshot* snapshot, std::string_view key,
                         std::string* value) {
   Status s = side_->Get(nullptr, key, value);
   if (s.code() != Status::Code::kNotFound) return s;
-  return base_->Get(snapshot, key, value);
-}
-
-Status MergedStore::Write(const WriteBatch&, bool) {
-  return Status::NotSupported(
-      "the rows a statement made for its views and subqueries are read-only");
+  return base()->Get(snapshot, key, value);
 }
 
 std::unique_ptr<KvIterator> MergedStore::NewIterator(
     const KvSnapshot* snapshot) {
-  return NewMergedIterator(base_->NewIterator(snapshot),
+  return NewMergedIterator(base()->NewIterator(snapshot),
                            side_->NewIterator(nullptr));
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "engine/storage/kv_store.h"
+#include "engine/storage/read_only_view.h"
 
 namespace levelql {
 
@@ -25,23 +26,20 @@ namespace levelql {
 std::unique_ptr<KvIterator> NewMergedIterator(std::unique_ptr<KvIterator> a,
                                               std::unique_ptr<KvIterator> b);
 
-class MergedStore : public KvStore {
+class MergedStore : public ReadOnlyView {
  public:
   // Both borrowed: they must outlive this store and its iterators.
-  MergedStore(KvStore* base, KvStore* side) : base_(base), side_(side) {}
+  MergedStore(KvStore* base, KvStore* side)
+      : ReadOnlyView(base,
+                     "the rows a statement made for its views and "
+                     "subqueries are read-only"),
+        side_(side) {}
 
-  std::shared_ptr<const KvSnapshot> GetSnapshot() override {
-    return base_->GetSnapshot();
-  }
   Status Get(const KvSnapshot* snapshot, std::string_view key,
              std::string* value) override;
-  Status Write(const WriteBatch& batch, bool sync) override;
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override;
-  bool shared() const override { return base_->shared(); }
-  bool remote() const override { return base_->remote(); }
 
  private:
-  KvStore* base_;
   KvStore* side_;
 };
 

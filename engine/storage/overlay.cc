@@ -159,19 +159,14 @@ Status OverlayStore::Get(const KvSnapshot* snapshot, std::string_view key,
       return Status::OK();
     }
   }
-  return base_->Get(snapshot, key, value);
-}
-
-Status OverlayStore::Write(const WriteBatch&, bool) {
-  return Status::NotSupported(
-      "a transaction's view is read-only: its writes go through a statement");
+  return base()->Get(snapshot, key, value);
 }
 
 std::unique_ptr<KvIterator> OverlayStore::NewIterator(
     const KvSnapshot* snapshot) {
-  auto base = base_->NewIterator(snapshot);
-  if (writes_->empty()) return base;
-  return NewOverlayIterator(std::move(base), writes_.get());
+  auto below = base()->NewIterator(snapshot);
+  if (writes_->empty()) return below;
+  return NewOverlayIterator(std::move(below), writes_.get());
 }
 
 }  // namespace levelql

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "engine/storage/kv_store.h"
+#include "engine/storage/read_only_view.h"
 
 namespace levelql {
 
@@ -43,24 +44,20 @@ using PendingWrites =
 std::unique_ptr<KvIterator> NewOverlayIterator(std::unique_ptr<KvIterator> base,
                                                const PendingWrites* writes);
 
-class OverlayStore : public KvStore {
+class OverlayStore : public ReadOnlyView {
  public:
   // `base` is borrowed and must outlive this store and its iterators.
   OverlayStore(KvStore* base, std::shared_ptr<const PendingWrites> writes)
-      : base_(base), writes_(std::move(writes)) {}
+      : ReadOnlyView(base,
+                     "a transaction's view is read-only: its writes go "
+                     "through a statement"),
+        writes_(std::move(writes)) {}
 
-  std::shared_ptr<const KvSnapshot> GetSnapshot() override {
-    return base_->GetSnapshot();
-  }
   Status Get(const KvSnapshot* snapshot, std::string_view key,
              std::string* value) override;
-  Status Write(const WriteBatch& batch, bool sync) override;
   std::unique_ptr<KvIterator> NewIterator(const KvSnapshot* snapshot) override;
-  bool shared() const override { return base_->shared(); }
-  bool remote() const override { return base_->remote(); }
 
  private:
-  KvStore* base_;
   std::shared_ptr<const PendingWrites> writes_;
 };
 
