@@ -52,6 +52,9 @@ constexpr const char* kUsage =
     "  --salt-buckets=N          create every table WITH (salt_buckets = N)\n"
     "                            (Options::default_salt_buckets); `query\n"
     "                            explain` records are skipped\n"
+    "  --engine=NAME             the engine name skipif/onlyif test against\n"
+    "                            (default levelql; sqlite runs the records\n"
+    "                            written for SQLite only)\n"
     "  --page                    also page every query one row at a time\n"
     "                            through continuation tokens, and read each\n"
     "                            row again through a previous-page token\n";
@@ -133,6 +136,11 @@ int ParseFlags(int argc, char** argv, Flags* flags) {
       }
       flags->salt_buckets = static_cast<int>(n);
       flags->run.skip_explain = true;
+    } else if (name == "--engine") {
+      if (!take_value() || value.empty()) {
+        return UsageError("--engine needs a name");
+      }
+      flags->run.engine = value;
     } else if (name == "--disable-rules") {
       if (!take_value()) return UsageError("--disable-rules needs a value");
       flags->disable_rules = value;
