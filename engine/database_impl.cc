@@ -412,6 +412,9 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
   } else if (auto* d = std::get_if<parser::DropView>(&node)) {
     LQ_RETURN_IF_ERROR(RefuseInTxn(s, "DROP VIEW"));
     LQ_RETURN_IF_ERROR(RunSchemaChange([&] { return RunDropView(*d); }));
+  } else if (auto* a = std::get_if<parser::AlterTable>(&node)) {
+    LQ_RETURN_IF_ERROR(RefuseInTxn(s, "ALTER TABLE"));
+    LQ_RETURN_IF_ERROR(RunSchemaChange([&] { return RunAlterTable(*a); }));
   } else if (auto* p = std::get_if<parser::Pragma>(&node)) {
     return RunPragma(*p);
   } else if (auto* c = std::get_if<parser::Check>(&node)) {

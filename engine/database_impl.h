@@ -170,6 +170,9 @@ class DatabaseImpl : public Database {
   Status RunCreateView(const parser::Statement& stmt,
                        const parser::CreateView& create);
   Status RunDropView(const parser::DropView& drop);
+  // ALTER TABLE ... ADD COLUMN: a new table record, no row rewritten
+  // (alter_table.cc).
+  Status RunAlterTable(const parser::AlterTable& alter);
   // An INSERT, UPDATE or DELETE: committed alone, or into the session's
   // transaction.
   Result<int64_t> RunWrite(Session* session, const parser::Statement& stmt,

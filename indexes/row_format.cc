@@ -133,6 +133,12 @@ Status DecodeRowWith(const TableSchema& table, std::string_view key,
   for (size_t i = 0; i < table.columns.size(); ++i) {
     const int c = static_cast<int>(i);
     if (!StoredInValue(table, c)) continue;
+    if (value.empty()) {
+      // A row written before ALTER TABLE ADD COLUMN added this column (and
+      // any after it): it reads as the column's DEFAULT.
+      if (wanted(c)) (*row)[i] = table.columns[i].default_value;
+      continue;
+    }
     if (wanted(c)) {
       LQ_RETURN_IF_ERROR(
           keys::DecodeValue(&value, keys::Direction::kAsc, &(*row)[i]));

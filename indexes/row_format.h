@@ -60,7 +60,9 @@ bool KeepsOriginalText(const TableSchema& table, const KeyColumn& key);
 std::string PrimaryKeyBytes(const TableSchema& table, const Row& row);
 std::string RowKey(const TableSchema& table, const Row& row);
 std::string RowValue(const TableSchema& table, const Row& row);
-// Rebuilds the full row (every column) from a row's key and value.
+// Rebuilds the full row (every column) from a row's key and value. A value
+// that ends before its last stored columns (a row written before ALTER
+// TABLE ADD COLUMN added them) gives those columns their DEFAULT.
 Status DecodeRow(const TableSchema& table, std::string_view key,
                  std::string_view value, Row* row);
 // DecodeRow of the columns `wanted` marks (one flag per column of the

@@ -96,6 +96,14 @@ bool EqualSelect(const Select& a, const Select& b) {
          EqualPtr(a.limit, b.limit) && EqualPtr(a.offset, b.offset);
 }
 
+bool EqualColumnDef(const ColumnDef& x, const ColumnDef& y) {
+  return x.name == y.name && x.type == y.type &&
+         x.primary_key == y.primary_key &&
+         x.primary_key_desc == y.primary_key_desc && x.not_null == y.not_null &&
+         x.unique == y.unique && x.collation == y.collation &&
+         EqualPtr(x.default_value, y.default_value);
+}
+
 // One overload per statement node; std::visit picks them below.
 bool EqualNode(const CreateTable& a, const CreateTable& b) {
   if (a.name != b.name || a.if_not_exists != b.if_not_exists ||
@@ -104,15 +112,7 @@ bool EqualNode(const CreateTable& a, const CreateTable& b) {
     return false;
   }
   for (size_t i = 0; i < a.columns.size(); ++i) {
-    const ColumnDef& x = a.columns[i];
-    const ColumnDef& y = b.columns[i];
-    if (x.name != y.name || !(x.type == y.type) ||
-        x.primary_key != y.primary_key ||
-        x.primary_key_desc != y.primary_key_desc || x.not_null != y.not_null ||
-        x.unique != y.unique || x.collation != y.collation ||
-        !EqualPtr(x.default_value, y.default_value)) {
-      return false;
-    }
+    if (!EqualColumnDef(a.columns[i], b.columns[i])) return false;
   }
   if (a.options.size() != b.options.size()) return false;
   for (size_t i = 0; i < a.options.size(); ++i) {
@@ -132,6 +132,10 @@ bool EqualNode(const CreateIndex& a, const CreateIndex& b) {
 
 bool EqualNode(const DropTable& a, const DropTable& b) {
   return a.name == b.name && a.if_exists == b.if_exists;
+}
+
+bool EqualNode(const AlterTable& a, const AlterTable& b) {
+  return a.name == b.name && EqualColumnDef(a.column, b.column);
 }
 
 bool EqualNode(const DropIndex& a, const DropIndex& b) {

@@ -182,6 +182,13 @@ struct DropTable {
   bool if_exists = false;
 };
 
+// ALTER TABLE name ADD [COLUMN] column-def: a column added after the
+// table's others. Rows written before it read it as its DEFAULT.
+struct AlterTable {
+  std::string name;
+  ColumnDef column;
+};
+
 struct DropIndex {
   std::string name;
   bool if_exists = false;
@@ -371,7 +378,7 @@ struct Statement {
   std::string text;  // the statement's source text, without the `;`
   std::variant<CreateTable, CreateIndex, DropTable, DropIndex, Insert, Update,
                Delete, Select, Explain, Analyze, Check, Reindex, Begin, Commit,
-               Rollback, Pragma, CreateView, DropView>
+               Rollback, Pragma, CreateView, DropView, AlterTable>
       node;
 };
 

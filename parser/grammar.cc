@@ -588,6 +588,7 @@ x3::rule<struct drop_table_id, DropTable> const drop_table = "TABLE";
 x3::rule<struct drop_index_id, DropIndex> const drop_index = "INDEX";
 x3::rule<struct create_view_id, CreateView> const create_view = "VIEW";
 x3::rule<struct drop_view_id, DropView> const drop_view = "VIEW";
+x3::rule<struct alter_table_id, AlterTable> const alter_table = "ALTER TABLE";
 
 auto const if_not_exists = kw("IF") > kw("NOT") > kw("EXISTS");
 auto const if_exists = kw("IF") > kw("EXISTS");
@@ -663,9 +664,14 @@ auto const create_view_def =
       ch_rparen) > kw("AS") > select_stmt[set_select<&CreateView::select>];
 auto const drop_view_def = kw("VIEW") > -if_exists[flag<&DropView::if_exists>] >
                            table_name[set_to<&DropView::name>];
+auto const alter_table_def =
+    kw("ALTER") > kw("TABLE") > table_name[set_to<&AlterTable::name>] >
+    ((kw("ADD") > -kw("COLUMN") > column_def[set_to<&AlterTable::column>]) |
+     reject(kw("RENAME"), "ALTER TABLE ... RENAME") |
+     reject(kw("DROP"), "ALTER TABLE ... DROP COLUMN"));
 BOOST_SPIRIT_DEFINE(default_value, index_column, column_def, create_table,
                     table_option, create_index, drop_table, drop_index,
-                    create_view, drop_view)
+                    create_view, drop_view, alter_table)
 
 // The rest.
 x3::rule<struct explain_id, Explain> const explain_stmt = "EXPLAIN";
@@ -718,7 +724,7 @@ auto const statement_def =
     check_stmt[assign_node] | reindex_stmt[assign_node] |
     begin_stmt[assign_node] | commit_stmt[assign_empty<Commit>] |
     rollback_stmt[assign_empty<Rollback>] | pragma_stmt[assign_node] |
-    reject(kw("ALTER"), "ALTER TABLE") | reject(kw("VACUUM"), "VACUUM") |
+    alter_table[assign_node] | reject(kw("VACUUM"), "VACUUM") |
     reject(kw("ATTACH") | kw("DETACH"), "ATTACH") |
     reject(kw("SAVEPOINT") | kw("RELEASE"), "SAVEPOINT") |
     reject(kw("VALUES"), "VALUES as a statement");

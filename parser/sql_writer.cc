@@ -425,6 +425,26 @@ void WriteSelect(const Select& s, std::string* out) {
   }
 }
 
+void WriteColumnDef(const ColumnDef& col, std::string* out) {
+  WriteName(col.name, out);
+  *out += ' ';
+  WriteType(col.type, out);
+  if (col.primary_key) {
+    *out += col.primary_key_desc ? " PRIMARY KEY DESC" : " PRIMARY KEY";
+  }
+  if (col.not_null) *out += " NOT NULL";
+  if (col.unique) *out += " UNIQUE";
+  if (!col.collation.empty()) {
+    *out += " COLLATE ";
+    WriteName(col.collation, out);
+  }
+  if (col.default_value) {
+    *out += " DEFAULT (";
+    Write(*col.default_value, 0, out);
+    *out += ')';
+  }
+}
+
 struct StatementWriter {
   std::string* out;
 
@@ -433,25 +453,8 @@ struct StatementWriter {
     WriteName(c.name, out);
     *out += " (";
     for (size_t i = 0; i < c.columns.size(); ++i) {
-      const ColumnDef& col = c.columns[i];
       if (i) *out += ", ";
-      WriteName(col.name, out);
-      *out += ' ';
-      WriteType(col.type, out);
-      if (col.primary_key) {
-        *out += col.primary_key_desc ? " PRIMARY KEY DESC" : " PRIMARY KEY";
-      }
-      if (col.not_null) *out += " NOT NULL";
-      if (col.unique) *out += " UNIQUE";
-      if (!col.collation.empty()) {
-        *out += " COLLATE ";
-        WriteName(col.collation, out);
-      }
-      if (col.default_value) {
-        *out += " DEFAULT (";
-        Write(*col.default_value, 0, out);
-        *out += ')';
-      }
+      WriteColumnDef(c.columns[i], out);
     }
     if (!c.primary_key.empty()) {
       *out += c.columns.empty() ? "PRIMARY KEY " : ", PRIMARY KEY ";
@@ -486,6 +489,12 @@ struct StatementWriter {
   void operator()(const DropTable& d) const {
     *out += d.if_exists ? "DROP TABLE IF EXISTS " : "DROP TABLE ";
     WriteName(d.name, out);
+  }
+  void operator()(const AlterTable& a) const {
+    *out += "ALTER TABLE ";
+    WriteName(a.name, out);
+    *out += " ADD COLUMN ";
+    WriteColumnDef(a.column, out);
   }
   void operator()(const DropIndex& d) const {
     *out += d.if_exists ? "DROP INDEX IF EXISTS " : "DROP INDEX ";

@@ -380,6 +380,10 @@ TEST(ParserSelect, SubqueriesInFromAndViewsRoundTrip) {
             "CREATE VIEW IF NOT EXISTS v (a, b) AS SELECT x, y FROM t");
   EXPECT_EQ(RoundTrip("DROP VIEW IF EXISTS v"), "DROP VIEW IF EXISTS v");
   EXPECT_EQ(RoundTrip("DROP VIEW v"), "DROP VIEW v");
+  EXPECT_EQ(RoundTrip("alter table T add n integer not null default -7"),
+            "ALTER TABLE t ADD COLUMN n INTEGER NOT NULL DEFAULT (- 7)");
+  EXPECT_EQ(RoundTrip("ALTER TABLE t ADD COLUMN s TEXT[] COLLATE nocase"),
+            "ALTER TABLE t ADD COLUMN s TEXT[] COLLATE nocase");
   EXPECT_EQ(ErrorLine("SELECT * FROM (SELECT a FROM t"),
             "SyntaxError at 1:31: expected ')' near end of input");
   EXPECT_EQ(ErrorLine("CREATE VIEW v SELECT 1"),
@@ -729,8 +733,12 @@ TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
             "NotSupported at 1:11: INSERT OR ROLLBACK");
   EXPECT_EQ(Error("INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING"),
             "NotSupported at 1:26: ON CONFLICT");
-  EXPECT_EQ(Error("ALTER TABLE t ADD COLUMN b INT"),
-            "NotSupported at 1:1: ALTER TABLE");
+  EXPECT_EQ(Error("ALTER TABLE t RENAME TO u"),
+            "NotSupported at 1:15: ALTER TABLE ... RENAME");
+  EXPECT_EQ(Error("ALTER TABLE t RENAME COLUMN a TO b"),
+            "NotSupported at 1:15: ALTER TABLE ... RENAME");
+  EXPECT_EQ(Error("ALTER TABLE t DROP COLUMN a"),
+            "NotSupported at 1:15: ALTER TABLE ... DROP COLUMN");
   EXPECT_EQ(Error("SELECT a FROM t LIMIT 1, 2"),
             "NotSupported at 1:24: LIMIT with a comma (use LIMIT n OFFSET m)");
   // CASE is in the dialect (issue 18): a malformed one is a syntax error.

@@ -113,20 +113,20 @@ TEST_F(SaltedTableTest, FormatTwoOpensAsFourAndALaterFormatIsRefused) {
     EXPECT_TRUE((*store)->Get(nullptr, kFormatKey, &v).ok());
     return v;
   };
-  EXPECT_EQ(format(), "4");
+  EXPECT_EQ(format(), "5");
   set_format("2");
   {
     auto db = Database::Open(dir_.path());
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     EXPECT_TRUE((*db)->Execute("CHECK").ok());
   }
-  EXPECT_EQ(format(), "4");
-  set_format("5");
+  EXPECT_EQ(format(), "5");
+  set_format("6");
   auto db = Database::Open(dir_.path());
   ASSERT_FALSE(db.ok());
   EXPECT_EQ(db.status().message(),
-            "database format version 5 is not supported by this build (it "
-            "reads versions 1 to 4)");
+            "database format version 6 is not supported by this build (it "
+            "reads versions 1 to 5)");
 }
 
 }  // namespace

@@ -77,14 +77,14 @@ TEST_F(ViewTest, AViewSurvivesReopening) {
             std::string::npos);
 }
 
-TEST_F(ViewTest, FormatThreeOpensAsFourAndALaterFormatIsRefused) {
+TEST_F(ViewTest, FormatThreeOpensAsTheCurrentAndALaterFormatIsRefused) {
   {
     auto db = Open();
     Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)");
     Exec(*db, "CREATE INDEX t_a ON t (a)");
     Exec(*db, "INSERT INTO t VALUES (1, 'x'), (2, 'y')");
   }
-  EXPECT_EQ(Format(), "4");
+  EXPECT_EQ(Format(), "5");
   SetFormat("3");
   {
     auto db = Open();
@@ -92,13 +92,13 @@ TEST_F(ViewTest, FormatThreeOpensAsFourAndALaterFormatIsRefused) {
     EXPECT_TRUE(db->Execute("CHECK").ok());
     Exec(*db, "CREATE VIEW v AS SELECT a FROM t");
   }
-  EXPECT_EQ(Format(), "4");
-  SetFormat("5");
+  EXPECT_EQ(Format(), "5");
+  SetFormat("6");
   auto db = Database::Open(dir_.path());
   ASSERT_FALSE(db.ok());
   EXPECT_EQ(db.status().message(),
-            "database format version 5 is not supported by this build (it "
-            "reads versions 1 to 4)");
+            "database format version 6 is not supported by this build (it "
+            "reads versions 1 to 5)");
 }
 
 TEST_F(ViewTest, APreparedStatementSeesTheViewMadeAgain) {

@@ -415,7 +415,9 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   const bool format1 = format == "1";
   const bool format2 = format == "2";
   const bool format3 = format == "3";
-  if (format != kFormatVersion && !format1 && !format2 && !format3) {
+  const bool format4 = format == "4";
+  if (format != kFormatVersion && !format1 && !format2 && !format3 &&
+      !format4) {
     return Status::NotSupported("database format version " + format +
                                 " is not supported by this build (it reads "
                                 "versions 1 to " +
@@ -425,8 +427,10 @@ Result<CatalogState> LoadCatalog(KvStore* store, bool read_only) {
   s = store->Get(nullptr, kIcuKey, &icu);
   if (!s.ok() && s.code() != Status::Code::kNotFound) return s;
   WriteBatch upgrade;
-  // Format 3 differs from 4 only by what it cannot hold (views).
-  if (format1 || format2 || format3)
+  // Format 3 differs from 4 only by what it cannot hold (views), and 4
+  // from 5 by what it cannot hold (row values shorter than their table,
+  // once ALTER TABLE ADD COLUMN ran).
+  if (format1 || format2 || format3 || format4)
     upgrade.Put(std::string(kFormatKey), std::string(kFormatVersion));
 
   s = store->Get(nullptr, kTokenKeyKey, &state.token_key);

@@ -61,9 +61,9 @@ inline constexpr std::string_view kGarbagePrefix =
     std::string_view("\0garbage\0", 9);
 // Views: the CREATE VIEW statement of each (since format version 4).
 inline constexpr std::string_view kViewPrefix = std::string_view("\0view\0", 6);
-// The on-disk format version this build writes. Versions 1 to 3 are read
+// The on-disk format version this build writes. Versions 1 to 4 are read
 // and upgraded on open (indexes/KEY_FORMAT.md, "Versions").
-inline constexpr std::string_view kFormatVersion = "4";
+inline constexpr std::string_view kFormatVersion = "5";
 
 // A view: a named SELECT, read wherever a table may be
 // (engine/plan/inline_from.h).
