@@ -378,7 +378,8 @@ auto const primary_def =
     literal_tok[take] | column_or_call[take] |
     (ch_lparen > ((here[start_node(ExprKind::kSubquery)] >> select_start >>
                    nested[select_stmt][set_subquery]) |
-                  nested[expr][take]) > ch_rparen) |
+                  nested[expr][take]) > -reject(ch_comma, "row value") >
+     ch_rparen) |
     param_tok[take] | cast_expr[take] | array_expr[take] | case_expr[take] |
     exists_expr | (&kw("NOT") >> nested[not_expr][take]);
 

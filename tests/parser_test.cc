@@ -739,6 +739,8 @@ TEST(ParserErrors, ConstructsOutsideTheDialectAreNotSupported) {
             "NotSupported at 1:15: ALTER TABLE ... RENAME");
   EXPECT_EQ(Error("ALTER TABLE t DROP COLUMN a"),
             "NotSupported at 1:15: ALTER TABLE ... DROP COLUMN");
+  EXPECT_EQ(Error("SELECT a FROM t WHERE (a, b) = (1, 2)"),
+            "NotSupported at 1:25: row value");
   EXPECT_EQ(Error("SELECT a FROM t LIMIT 1, 2"),
             "NotSupported at 1:24: LIMIT with a comma (use LIMIT n OFFSET m)");
   // CASE is in the dialect (issue 18): a malformed one is a syntax error.
