@@ -11,6 +11,7 @@
 #include "indexes/salt.h"
 #include "levelql/database.h"
 #include "tests/support/sql_text.h"
+#include "tests/support/stored_format.h"
 #include "tests/support/temp_dir.h"
 
 namespace levelql {
@@ -101,18 +102,9 @@ TEST_F(SaltedTableTest, AnIndexEntryInAnotherBucketIsReported) {
 
 TEST_F(SaltedTableTest, FormatTwoOpensAsFourAndALaterFormatIsRefused) {
   auto set_format = [&](const std::string& version) {
-    auto store = OpenLevelDbStore(dir_.path(), Options());
-    ASSERT_TRUE(store.ok());
-    WriteBatch batch;
-    batch.Put(std::string(kFormatKey), version);
-    ASSERT_TRUE((*store)->Write(batch, true).ok());
+    testing::SetStoredFormat(dir_.path(), version);
   };
-  auto format = [&] {
-    auto store = OpenLevelDbStore(dir_.path(), Options());
-    std::string v;
-    EXPECT_TRUE((*store)->Get(nullptr, kFormatKey, &v).ok());
-    return v;
-  };
+  auto format = [&] { return testing::StoredFormat(dir_.path()); };
   EXPECT_EQ(format(), "5");
   set_format("2");
   {

@@ -15,6 +15,7 @@
 #include "indexes/row_format.h"
 #include "levelql/database.h"
 #include "tests/support/sql_text.h"
+#include "tests/support/stored_format.h"
 #include "tests/support/temp_dir.h"
 
 namespace levelql {
@@ -33,19 +34,9 @@ class ViewTest : public ::testing::Test {
   }
 
   void SetFormat(const std::string& version) {
-    auto store = OpenLevelDbStore(dir_.path(), Options());
-    ASSERT_TRUE(store.ok());
-    WriteBatch batch;
-    batch.Put(std::string(kFormatKey), version);
-    ASSERT_TRUE((*store)->Write(batch, true).ok());
+    testing::SetStoredFormat(dir_.path(), version);
   }
-
-  std::string Format() {
-    auto store = OpenLevelDbStore(dir_.path(), Options());
-    std::string v;
-    EXPECT_TRUE((*store)->Get(nullptr, kFormatKey, &v).ok());
-    return v;
-  }
+  std::string Format() { return testing::StoredFormat(dir_.path()); }
 
   TempDir dir_;
 };
