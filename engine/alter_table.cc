@@ -1,15 +1,23 @@
-// ALTER TABLE ... ADD COLUMN of DatabaseImpl.
+// ALTER TABLE of DatabaseImpl: ADD COLUMN, RENAME TO, RENAME COLUMN.
 //
-// The column is added to the table's definition only: its catalog record
-// gets the CREATE TABLE statement with the column appended, in one batch,
-// and no row is rewritten. A row written before the column existed has a
-// shorter row value, and reads the column as its DEFAULT (NULL without
-// one): rows::DecodeRow fills every stored column past the end of a value
-// that way (indexes/KEY_FORMAT.md, "Row values", format version 5). So the
-// column may not be anything every row must already hold a key or a value
-// for: not PRIMARY KEY, not UNIQUE (its index would need every row's
-// entry), not NOT NULL without a non-NULL DEFAULT.
+// Each changes catalog records only, in one batch, and no row or index
+// entry: keys hold ids and values, never names.
+//
+// ADD COLUMN gives the table's record its CREATE TABLE statement with the
+// column appended. A row written before it has a shorter row value and
+// reads the column as its DEFAULT (NULL without one): rows::DecodeRow fills
+// every stored column past the end of a value that way
+// (indexes/KEY_FORMAT.md, "Row values", format version 5). So the column
+// may not be anything every row must already hold a key or a value for:
+// not PRIMARY KEY, not UNIQUE (its index would need every row's entry), not
+// NOT NULL without a non-NULL DEFAULT.
+//
+// The renames rewrite the statements that name the table or column: the
+// table's and its indexes' (and move its ANALYZE statistics). A view that
+// reads what is renamed would no longer read, so the rename is refused
+// while one does (SQLite rewrites the view; levelql names it).
 #include "engine/catalog/catalog.h"
+#include "engine/catalog/stats.h"
 #include "engine/database_impl.h"
 #include "parser/parser.h"
 
@@ -34,6 +42,49 @@ Status RefuseColumn(const std::string& table, const parser::ColumnDef& column) {
   return Status::OK();
 }
 
+// The statement a catalog record holds, and its node of type Node.
+template <typename Node>
+Status ParseStored(const std::string& sql, parser::Statement* stmt,
+                   Node** node) {
+  LQ_ASSIGN_OR_RETURN(*stmt, parser::ParseStatement(sql));
+  *node = std::get_if<Node>(&stmt->node);
+  return *node ? Status::OK() : Status::Corruption("catalog record: " + sql);
+}
+
+// `index` with its CREATE INDEX statement changed by `edit` (which gets
+// the parsed statement) and its table named `table`.
+template <typename Edit>
+Result<std::shared_ptr<const IndexSchema>> EditIndex(const IndexSchema& index,
+                                                     const std::string& table,
+                                                     const Edit& edit) {
+  parser::CreateIndex* create = nullptr;
+  parser::Statement stmt;
+  LQ_RETURN_IF_ERROR(ParseStored(index.sql, &stmt, &create));
+  create->table = table;
+  edit(create);
+  auto edited = std::make_shared<IndexSchema>(index);
+  edited->sql = parser::ToSql(stmt);
+  edited->table = table;
+  return std::shared_ptr<const IndexSchema>(std::move(edited));
+}
+
+// A view that reads before the change and would not after it: the change
+// is refused, naming the view (which must be dropped and made again).
+Status RefuseBrokenViews(const CatalogState& before, const CatalogState& after,
+                         const std::string& what) {
+  auto now = std::make_shared<const CatalogState>(before);
+  auto then = std::make_shared<const CatalogState>(after);
+  for (const auto& [name, view] : after.views) {
+    if (CheckView(now, *view).ok() && !CheckView(then, *view).ok()) {
+      return Status::InvalidArgument(
+          "view " + name + " reads " + what +
+          ": renaming it would leave the view unreadable; DROP VIEW " + name +
+          " first (and create it again after)");
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status DatabaseImpl::RunAlterTable(const parser::AlterTable& alter) {
@@ -48,56 +99,160 @@ Status DatabaseImpl::RunAlterTable(const parser::AlterTable& alter) {
     }
     return Status::NotFound("no table " + alter.name);
   }
-  if (!table->needs_reindex.empty()) {
-    return Status::InvalidArgument(
-        "table " + table->name + " cannot be altered until it is rebuilt: " +
-        table->needs_reindex + "; run REINDEX " + table->name);
+  // (Their records keep the collation versions their keys were made with,
+  // and their REINDEX markers go by name.)
+  std::string quarantined = table->needs_reindex.empty() ? "" : table->name;
+  for (const auto& index : table->indexes) {
+    if (!index->needs_reindex.empty()) quarantined = index->name;
   }
-  LQ_RETURN_IF_ERROR(RefuseColumn(table->name, alter.column));
+  if (!quarantined.empty()) {
+    return Status::InvalidArgument("table " + table->name +
+                                   " cannot be altered until " + quarantined +
+                                   " is rebuilt: run REINDEX " + quarantined);
+  }
+  auto next = std::make_shared<CatalogState>(*cat);
+  WriteBatch batch;
+  switch (alter.action) {
+    case parser::AlterTable::Action::kAddColumn:
+      LQ_RETURN_IF_ERROR(AddColumn(*table, alter.column, next.get(), &batch));
+      break;
+    case parser::AlterTable::Action::kRenameTable:
+      LQ_RETURN_IF_ERROR(RenameTable(*table, alter.to, next.get(), &batch));
+      break;
+    case parser::AlterTable::Action::kRenameColumn:
+      LQ_RETURN_IF_ERROR(
+          RenameColumn(*table, alter.from, alter.to, next.get(), &batch));
+      break;
+  }
+  LQ_RETURN_IF_ERROR(Commit(batch));
+  SetCatalog(next);
+  return Status::OK();
+}
 
+Status DatabaseImpl::AddColumn(const TableSchema& table,
+                               const parser::ColumnDef& def, CatalogState* next,
+                               WriteBatch* batch) {
+  LQ_RETURN_IF_ERROR(RefuseColumn(table.name, def));
   // The stored definition, with the column appended (before any table
   // constraint, where a column definition belongs).
-  LQ_ASSIGN_OR_RETURN(parser::Statement stmt,
-                      parser::ParseStatement(table->sql));
-  auto* create = std::get_if<parser::CreateTable>(&stmt.node);
-  if (!create) return Status::Corruption("catalog record is not a table");
+  parser::CreateTable* create = nullptr;
+  parser::Statement stmt;
+  LQ_RETURN_IF_ERROR(ParseStored(table.sql, &stmt, &create));
   parser::ColumnDef column;
-  column.name = alter.column.name;
-  column.pos = alter.column.pos;
-  column.type = alter.column.type;
-  column.not_null = alter.column.not_null;
-  column.collation = alter.column.collation;
-  if (alter.column.default_value) {
-    column.default_value = parser::Clone(*alter.column.default_value);
+  column.name = def.name;
+  column.pos = def.pos;
+  column.type = def.type;
+  column.not_null = def.not_null;
+  column.collation = def.collation;
+  if (def.default_value) {
+    column.default_value = parser::Clone(*def.default_value);
   }
   create->columns.push_back(std::move(column));
   const std::string sql = parser::ToSql(stmt);
   // (Duplicate names, types, collations and the DEFAULT are checked here,
   // as for CREATE TABLE.)
-  LQ_ASSIGN_OR_RETURN(auto altered, MakeTableSchema(*create, table->id, sql));
-  const ColumnSchema& added =
-      altered->columns[altered->FindColumn(alter.column.name)];
+  LQ_ASSIGN_OR_RETURN(auto altered, MakeTableSchema(*create, table.id, sql));
+  const ColumnSchema& added = altered->columns[altered->FindColumn(def.name)];
   if (added.not_null && added.default_value.is_null()) {
     return Status::InvalidArgument(
-        CannotAdd(table->name, added.name) +
+        CannotAdd(table.name, added.name) +
         "NOT NULL needs a DEFAULT other than NULL (the rows already there "
         "read the DEFAULT as their value)");
   }
-  if (altered->salt_buckets != table->salt_buckets ||
-      altered->primary_key.size() != table->primary_key.size()) {
-    return Status::Corruption("table " + table->name +
+  if (altered->salt_buckets != table.salt_buckets ||
+      altered->primary_key.size() != table.primary_key.size()) {
+    return Status::Corruption("table " + table.name +
                               " reads differently once altered");
   }
   // The indexes name declared columns, whose numbers do not change (only
   // a hidden rowid moves, and the primary key is made again above).
-  altered->indexes = table->indexes;
-
-  WriteBatch batch;
-  PutTableRecord(*altered, &batch);
-  LQ_RETURN_IF_ERROR(Commit(batch));
-  auto next = std::make_shared<CatalogState>(*cat);
+  altered->indexes = table.indexes;
+  PutTableRecord(*altered, batch);
   next->tables[altered->name] = std::move(altered);
-  SetCatalog(next);
+  return Status::OK();
+}
+
+Status DatabaseImpl::RenameTable(const TableSchema& table,
+                                 const std::string& to, CatalogState* next,
+                                 WriteBatch* batch) {
+  if (next->tables.count(to) || next->views.count(to) ||
+      next->index_table.count(to)) {
+    return Status::InvalidArgument("cannot rename table " + table.name +
+                                   " to " + to +
+                                   ": there is already a table, view or "
+                                   "index of that name");
+  }
+  parser::CreateTable* create = nullptr;
+  parser::Statement stmt;
+  LQ_RETURN_IF_ERROR(ParseStored(table.sql, &stmt, &create));
+  create->name = to;
+  const std::string sql = parser::ToSql(stmt);
+  LQ_ASSIGN_OR_RETURN(auto renamed, MakeTableSchema(*create, table.id, sql));
+  for (const auto& index : table.indexes) {
+    LQ_ASSIGN_OR_RETURN(auto edited,
+                        EditIndex(*index, to, [](parser::CreateIndex*) {}));
+    renamed->indexes.push_back(edited);
+    next->index_table[edited->name] = to;
+    PutIndexRecord(*edited, batch);
+  }
+  next->tables.erase(table.name);
+  next->tables[to] = renamed;
+  LQ_RETURN_IF_ERROR(
+      RefuseBrokenViews(*catalog(), *next, "table " + table.name));
+  batch->Delete(TableRecordKey(table.name));
+  PutTableRecord(*renamed, batch);
+  if (auto stats = next->stats.find(table.name); stats != next->stats.end()) {
+    batch->Delete(StatsKey(table.name));
+    batch->Put(StatsKey(to), EncodeStats(*stats->second));
+    next->stats[to] = stats->second;
+    next->stats.erase(table.name);
+  }
+  return Status::OK();
+}
+
+Status DatabaseImpl::RenameColumn(const TableSchema& table,
+                                  const std::string& from,
+                                  const std::string& to, CatalogState* next,
+                                  WriteBatch* batch) {
+  const int column = table.FindColumn(from);
+  if (column < 0 || table.columns[column].hidden) {
+    return Status::InvalidArgument("no column " + from + " in table " +
+                                   table.name);
+  }
+  if (const int taken = table.FindColumn(to);
+      taken >= 0 && !table.columns[taken].hidden && taken != column) {
+    return Status::InvalidArgument("cannot rename column " + from +
+                                   " of table " + table.name + " to " + to +
+                                   ": there is already a column " + to);
+  }
+  parser::CreateTable* create = nullptr;
+  parser::Statement stmt;
+  LQ_RETURN_IF_ERROR(ParseStored(table.sql, &stmt, &create));
+  for (parser::ColumnDef& def : create->columns) {
+    if (def.name == from) def.name = to;
+  }
+  for (parser::IndexColumn& key : create->primary_key) {
+    if (key.name == from) key.name = to;
+  }
+  const std::string sql = parser::ToSql(stmt);
+  LQ_ASSIGN_OR_RETURN(auto renamed, MakeTableSchema(*create, table.id, sql));
+  for (const auto& index : table.indexes) {
+    LQ_ASSIGN_OR_RETURN(
+        auto edited, EditIndex(*index, table.name, [&](parser::CreateIndex* c) {
+          for (parser::IndexColumn& key : c->columns) {
+            if (key.name == from) key.name = to;
+          }
+          for (std::string& name : c->include) {
+            if (name == from) name = to;
+          }
+        }));
+    renamed->indexes.push_back(edited);
+    if (edited->sql != index->sql) PutIndexRecord(*edited, batch);
+  }
+  next->tables[table.name] = renamed;
+  LQ_RETURN_IF_ERROR(RefuseBrokenViews(
+      *catalog(), *next, "column " + from + " of table " + table.name));
+  PutTableRecord(*renamed, batch);
   return Status::OK();
 }
 

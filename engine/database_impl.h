@@ -52,6 +52,11 @@ struct StatementView {
 
 using RowIdCounters = std::map<int64_t, std::optional<int64_t>>;
 
+// Whether `view` reads under `catalog`: `SELECT * FROM view` binds
+// (ddl.cc).
+Status CheckView(std::shared_ptr<const CatalogState> catalog,
+                 const ViewSchema& view);
+
 class DatabaseImpl : public Database {
  public:
   DatabaseImpl(std::unique_ptr<KvStore> store, CatalogState catalog,
@@ -170,9 +175,16 @@ class DatabaseImpl : public Database {
   Status RunCreateView(const parser::Statement& stmt,
                        const parser::CreateView& create);
   Status RunDropView(const parser::DropView& drop);
-  // ALTER TABLE ... ADD COLUMN: a new table record, no row rewritten
-  // (alter_table.cc).
+  // ALTER TABLE: catalog records rewritten in one batch, no row or index
+  // entry (alter_table.cc). Each action fills `next` and `batch`.
   Status RunAlterTable(const parser::AlterTable& alter);
+  Status AddColumn(const TableSchema& table, const parser::ColumnDef& def,
+                   CatalogState* next, WriteBatch* batch);
+  Status RenameTable(const TableSchema& table, const std::string& to,
+                     CatalogState* next, WriteBatch* batch);
+  Status RenameColumn(const TableSchema& table, const std::string& from,
+                      const std::string& to, CatalogState* next,
+                      WriteBatch* batch);
   // An INSERT, UPDATE or DELETE: committed alone, or into the session's
   // transaction.
   Result<int64_t> RunWrite(Session* session, const parser::Statement& stmt,

@@ -397,9 +397,6 @@ Status DatabaseImpl::RunDropIndex(const parser::DropIndex& drop) {
   return Status::OK();
 }
 
-namespace {
-
-// A view reads when `SELECT * FROM view` binds.
 Status CheckView(std::shared_ptr<const CatalogState> catalog,
                  const ViewSchema& view) {
   LQ_RETURN_IF_ERROR(RefuseParameters(*view.select, view.name));
@@ -411,8 +408,6 @@ Status CheckView(std::shared_ptr<const CatalogState> catalog,
   Binder binder(std::move(catalog));
   return binder.BindSelect(select).status();
 }
-
-}  // namespace
 
 // A view is stored as its CREATE VIEW statement. It must read when made
 // (its tables and columns exist, its column list fits), as SQLite checks;

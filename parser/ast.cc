@@ -135,7 +135,8 @@ bool EqualNode(const DropTable& a, const DropTable& b) {
 }
 
 bool EqualNode(const AlterTable& a, const AlterTable& b) {
-  return a.name == b.name && EqualColumnDef(a.column, b.column);
+  return a.name == b.name && a.action == b.action &&
+         EqualColumnDef(a.column, b.column) && a.from == b.from && a.to == b.to;
 }
 
 bool EqualNode(const DropIndex& a, const DropIndex& b) {

@@ -182,11 +182,16 @@ struct DropTable {
   bool if_exists = false;
 };
 
-// ALTER TABLE name ADD [COLUMN] column-def: a column added after the
-// table's others. Rows written before it read it as its DEFAULT.
+// ALTER TABLE name ADD [COLUMN] column-def (a column added after the
+// table's others; rows written before it read it as its DEFAULT), RENAME
+// TO new-name, or RENAME [COLUMN] from TO to.
 struct AlterTable {
+  enum class Action { kAddColumn, kRenameTable, kRenameColumn };
   std::string name;
-  ColumnDef column;
+  Action action = Action::kAddColumn;
+  ColumnDef column;  // kAddColumn
+  std::string from;  // kRenameColumn: the column's name
+  std::string to;    // kRenameTable, kRenameColumn: the new name
 };
 
 struct DropIndex {

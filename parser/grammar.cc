@@ -665,10 +665,16 @@ auto const create_view_def =
       ch_rparen) > kw("AS") > select_stmt[set_select<&CreateView::select>];
 auto const drop_view_def = kw("VIEW") > -if_exists[flag<&DropView::if_exists>] >
                            table_name[set_to<&DropView::name>];
+template <AlterTable::Action A>
+constexpr auto set_action = [](auto& ctx) { _val(ctx).action = A; };
 auto const alter_table_def =
     kw("ALTER") > kw("TABLE") > table_name[set_to<&AlterTable::name>] >
     ((kw("ADD") > -kw("COLUMN") > column_def[set_to<&AlterTable::column>]) |
-     reject(kw("RENAME"), "ALTER TABLE ... RENAME") |
+     (kw("RENAME") > ((kw("TO")[set_action<AlterTable::Action::kRenameTable>] >
+                       table_name[set_to<&AlterTable::to>]) |
+                      ((-kw("COLUMN") >> column_name[set_to<&AlterTable::from>])
+                           [set_action<AlterTable::Action::kRenameColumn>] >
+                       kw("TO") > column_name[set_to<&AlterTable::to>]))) |
      reject(kw("DROP"), "ALTER TABLE ... DROP COLUMN"));
 BOOST_SPIRIT_DEFINE(default_value, index_column, column_def, create_table,
                     table_option, create_index, drop_table, drop_index,

@@ -493,8 +493,22 @@ struct StatementWriter {
   void operator()(const AlterTable& a) const {
     *out += "ALTER TABLE ";
     WriteName(a.name, out);
-    *out += " ADD COLUMN ";
-    WriteColumnDef(a.column, out);
+    switch (a.action) {
+      case AlterTable::Action::kAddColumn:
+        *out += " ADD COLUMN ";
+        WriteColumnDef(a.column, out);
+        break;
+      case AlterTable::Action::kRenameTable:
+        *out += " RENAME TO ";
+        WriteName(a.to, out);
+        break;
+      case AlterTable::Action::kRenameColumn:
+        *out += " RENAME COLUMN ";
+        WriteName(a.from, out);
+        *out += " TO ";
+        WriteName(a.to, out);
+        break;
+    }
   }
   void operator()(const DropIndex& d) const {
     *out += d.if_exists ? "DROP INDEX IF EXISTS " : "DROP INDEX ";

@@ -1,10 +1,15 @@
-// ALTER TABLE ... ADD COLUMN: rows written before it read the column as its
+// ALTER TABLE. ADD COLUMN: rows written before it read the column as its
 // DEFAULT, across reopening; what cannot be added is refused and changes
 // nothing; a format 4 database opens as format 5; prepared statements and
-// continuation tokens made before the change meet the new definition. (The
-// answers are checked against SQLite in
+// continuation tokens made before the change meet the new definition.
+// RENAME TO / RENAME COLUMN: the table's and its indexes' definitions and
+// statistics follow, a rename a view depends on is refused. (The answers
+// are checked against SQLite in
 // tests/differential/alter_table_differential_test.cc.)
 #include <gtest/gtest.h>
+
+#include <set>
+#include <string>
 
 #include "levelql/database.h"
 #include "tests/support/sql_text.h"
@@ -121,8 +126,6 @@ TEST_F(AlterTableTest, WhatCannotBeAddedIsRefusedAndChangesNothing) {
             "NotFound: no table nope");
   EXPECT_EQ(Error(*db, "ALTER TABLE v ADD b INTEGER"),
             "InvalidArgument: v is a view: ALTER TABLE changes tables");
-  EXPECT_EQ(Error(*db, "ALTER TABLE t RENAME TO u"),
-            "NotSupported at 1:15: ALTER TABLE ... RENAME");
   EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN a"),
             "NotSupported at 1:15: ALTER TABLE ... DROP COLUMN");
   Exec(*db, "BEGIN");
@@ -167,6 +170,83 @@ TEST_F(AlterTableTest, PreparedStatementsAndTokensMeetTheNewDefinition) {
   ASSERT_FALSE(resumed.ok());
   EXPECT_EQ(resumed.status().code(), Status::Code::kInvalidArgument);
   EXPECT_EQ(QueryText(*db, "SELECT COUNT(*) FROM t"), "(3)");
+}
+
+TEST_F(AlterTableTest, RenamesRewriteTheRecordsThatNameTheTableOrColumn) {
+  {
+    auto db = Open();
+    Exec(*db,
+         "CREATE TABLE t (k TEXT COLLATE nocase, a TEXT, b INTEGER "
+         "UNIQUE, PRIMARY KEY (k DESC))");
+    Exec(*db, "CREATE INDEX t_a ON t (a, b DESC) INCLUDE (k) WITH (ranked)");
+    Exec(*db,
+         "INSERT INTO t VALUES ('x', 'p', 1), ('Y', 'q', 2), ('z', 'p', 3)");
+    Exec(*db, "ANALYZE t");
+    Exec(*db, "ALTER TABLE t RENAME COLUMN k TO key");
+    Exec(*db, "ALTER TABLE t RENAME b TO n");
+    Exec(*db, "ALTER TABLE t RENAME TO things");
+  }
+  auto db = Open();
+  EXPECT_EQ(QueryText(*db,
+                      "SELECT key, n FROM things WHERE a = 'p' "
+                      "ORDER BY n DESC"),
+            "(z, 3)(x, 1)");
+  EXPECT_EQ(QueryText(*db, "SELECT n FROM things WHERE key = 'y'"), "(2)");
+  EXPECT_EQ(QueryText(*db,
+                      "SELECT key FROM things ORDER BY a, n DESC "
+                      "LIMIT 1 OFFSET 1"),
+            "(x)");
+  // The UNIQUE index goes on with the table, under its name.
+  EXPECT_EQ(Error(*db, "INSERT INTO things VALUES ('w', 'r', 3)"),
+            "ConstraintError: UNIQUE index t_b_unique: duplicate key 3");
+  EXPECT_NE(QueryText(*db, "SELECT * FROM t").find("no table t"),
+            std::string::npos);
+  std::set<std::string> schema;
+  for (const SchemaEntry& e : db->Schema()) schema.insert(e.sql);
+  EXPECT_EQ(schema,
+            (std::set<std::string>{
+                "CREATE TABLE things (key TEXT COLLATE nocase, a TEXT, n "
+                "INTEGER UNIQUE, PRIMARY KEY (key DESC))",
+                "CREATE UNIQUE INDEX t_b_unique ON things (n)",
+                "CREATE INDEX t_a ON things (a, n DESC) INCLUDE (key) WITH "
+                "(ranked)"}));
+  EXPECT_TRUE(db->Execute("CHECK").ok());
+  // ANALYZE's statistics moved with the table: the plan still has them.
+  EXPECT_NE(QueryText(*db, "EXPLAIN SELECT * FROM things WHERE a = 'p'")
+                .find("est 2 rows"),
+            std::string::npos);
+}
+
+TEST_F(AlterTableTest, ARenameAViewReadsIsRefusedAndChangesNothing) {
+  auto db = Open();
+  Exec(*db, "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT)");
+  Exec(*db, "CREATE TABLE u (id INTEGER PRIMARY KEY)");
+  Exec(*db, "CREATE INDEX u_id ON u (id DESC)");
+  Exec(*db, "CREATE VIEW v AS SELECT a FROM t");
+  Exec(*db, "INSERT INTO t VALUES (1, 'x', 'y')");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t RENAME TO w"),
+            "InvalidArgument: view v reads table t: renaming it would leave "
+            "the view unreadable; DROP VIEW v first (and create it again "
+            "after)");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t RENAME a TO c"),
+            "InvalidArgument: view v reads column a of table t: renaming it "
+            "would leave the view unreadable; DROP VIEW v first (and create it "
+            "again after)");
+  // What the view does not read may be renamed.
+  Exec(*db, "ALTER TABLE t RENAME b TO c");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t RENAME TO u"),
+            "InvalidArgument: cannot rename table t to u: there is already a "
+            "table, view or index of that name");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t RENAME TO u_id"),
+            "InvalidArgument: cannot rename table t to u_id: there is already "
+            "a table, view or index of that name");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t RENAME c TO a"),
+            "InvalidArgument: cannot rename column c of table t to a: there is "
+            "already a column a");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t RENAME rowid TO r"),
+            "InvalidArgument: no column rowid in table t");
+  EXPECT_EQ(QueryText(*db, "SELECT * FROM v"), "(x)");
+  EXPECT_EQ(QueryText(*db, "SELECT * FROM t"), "(1, x, y)");
 }
 
 TEST_F(AlterTableTest, FormatFourOpensAsFive) {

@@ -3,7 +3,8 @@
 //
 // For each fixed seed, one table is made in both engines (levelql on LevelDB
 // files), filled, and then grown a column at a time: each new column (a
-// random type, DEFAULT and collation) is followed by random writes (INSERTs
+// random type, DEFAULT and collation), now and then a column renamed and
+// the table renamed away and back, is followed by random writes (INSERTs
 // naming a subset of the columns, UPDATEs, DELETEs), now and then an index
 // over it, and queries reading it by equality, range, ORDER BY, GROUP BY,
 // MIN/MAX and IS NULL. Every answer must be SQLite's. At the end levelql's
@@ -56,6 +57,8 @@ class AlterRun {
     for (int i = 0; i < 30; ++i) Write();
     for (int added = 0; added < 5 && !::testing::Test::HasFailure(); ++added) {
       AddColumn(added);
+      if (Pick(3) == 0) RenameColumn(added);
+      if (Pick(4) == 0) RenameTable();
       for (int i = 0; i < 12; ++i) Write();
       if (Pick(2) == 0) Index();
       for (int i = 0; i < 8; ++i) Queries();
@@ -111,6 +114,21 @@ class AlterRun {
     columns_.push_back(c);
   }
 
+  void RenameColumn(int n) {
+    Column& c = columns_[Pick(static_cast<int>(columns_.size()))];
+    const std::string to = "r" + std::to_string(n);
+    Both("ALTER TABLE t RENAME " + std::string(Pick(2) ? "COLUMN " : "") +
+         c.name + " TO " + to);
+    c.name = to;
+  }
+
+  // Away and back, reading it under the other name between.
+  void RenameTable() {
+    Both("ALTER TABLE t RENAME TO elsewhere");
+    Query("SELECT * FROM elsewhere ORDER BY id", true);
+    Both("ALTER TABLE elsewhere RENAME TO t");
+  }
+
   void Write() {
     const int kind = Pick(10);
     if (kind < 6) {
@@ -142,9 +160,9 @@ class AlterRun {
     const Column& c = columns_.back();
     std::string sql = "CREATE INDEX i" + std::to_string(indexes_++) +
                       " ON t (" + c.name + (Pick(2) ? " DESC" : "");
-    if (Pick(2) == 0) sql += ", a";
+    if (Pick(2) == 0) sql += ", " + columns_[0].name;  // a, or its new name
     sql += ")";
-    if (Pick(3) == 0) sql += " INCLUDE (b)";
+    if (Pick(3) == 0) sql += " INCLUDE (" + columns_[1].name + ")";
     // SQLite has no INCLUDE: its index holds the key columns only.
     std::string plain = sql.substr(0, sql.find(" INCLUDE"));
     Outcome want = sqlite_.Run(plain, false);
