@@ -1,7 +1,8 @@
-// ALTER TABLE of DatabaseImpl: ADD COLUMN, RENAME TO, RENAME COLUMN.
+// ALTER TABLE of DatabaseImpl: ADD COLUMN, RENAME TO, RENAME COLUMN, DROP
+// COLUMN.
 //
-// Each changes catalog records only, in one batch, and no row or index
-// entry: keys hold ids and values, never names.
+// The first three change catalog records only, in one batch, and no row or
+// index entry: keys hold ids and values, never names.
 //
 // ADD COLUMN gives the table's record its CREATE TABLE statement with the
 // column appended. A row written before it has a shorter row value and
@@ -16,6 +17,13 @@
 // table's and its indexes' (and move its ANALYZE statistics). A view that
 // reads what is renamed would no longer read, so the rename is refused
 // while one does (SQLite rewrites the view; levelql names it).
+//
+// DROP COLUMN rewrites every row without the column: the table is rebuilt
+// under a new id from its new definition, as REINDEX rebuilds it
+// (reindex.cc: all or nothing across a crash), and its indexes with it. As
+// in SQLite, a column a key, an index or a view reads cannot be dropped.
+#include <algorithm>
+
 #include "engine/catalog/catalog.h"
 #include "engine/catalog/stats.h"
 #include "engine/database_impl.h"
@@ -71,36 +79,34 @@ Result<std::shared_ptr<const IndexSchema>> EditIndex(const IndexSchema& index,
 // A view that reads before the change and would not after it: the change
 // is refused, naming the view (which must be dropped and made again).
 Status RefuseBrokenViews(const CatalogState& before, const CatalogState& after,
-                         const std::string& what) {
+                         const std::string& what, const std::string& verb) {
   auto now = std::make_shared<const CatalogState>(before);
   auto then = std::make_shared<const CatalogState>(after);
   for (const auto& [name, view] : after.views) {
     if (CheckView(now, *view).ok() && !CheckView(then, *view).ok()) {
       return Status::InvalidArgument(
-          "view " + name + " reads " + what +
-          ": renaming it would leave the view unreadable; DROP VIEW " + name +
+          "view " + name + " reads " + what + ": " + verb +
+          " it would leave the view unreadable; DROP VIEW " + name +
           " first (and create it again after)");
     }
   }
   return Status::OK();
 }
 
-}  // namespace
-
-Status DatabaseImpl::RunAlterTable(const parser::AlterTable& alter) {
-  WriterLock lock(&writer_);
-  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
-  auto cat = catalog();
-  const TableSchema* table = cat->FindTable(alter.name);
+// The table ALTER TABLE names, if it may be altered: not a view, not
+// quarantined (the records of a quarantined table or index keep the
+// collation versions their keys were made with, and their REINDEX markers
+// go by name).
+Result<const TableSchema*> AlterableTable(const CatalogState& cat,
+                                          const std::string& name) {
+  const TableSchema* table = cat.FindTable(name);
   if (!table) {
-    if (cat->views.count(alter.name)) {
-      return Status::InvalidArgument(alter.name +
+    if (cat.views.count(name)) {
+      return Status::InvalidArgument(name +
                                      " is a view: ALTER TABLE changes tables");
     }
-    return Status::NotFound("no table " + alter.name);
+    return Status::NotFound("no table " + name);
   }
-  // (Their records keep the collation versions their keys were made with,
-  // and their REINDEX markers go by name.)
   std::string quarantined = table->needs_reindex.empty() ? "" : table->name;
   for (const auto& index : table->indexes) {
     if (!index->needs_reindex.empty()) quarantined = index->name;
@@ -110,6 +116,20 @@ Status DatabaseImpl::RunAlterTable(const parser::AlterTable& alter) {
                                    " cannot be altered until " + quarantined +
                                    " is rebuilt: run REINDEX " + quarantined);
   }
+  return table;
+}
+
+}  // namespace
+
+Status DatabaseImpl::RunAlterTable(const parser::AlterTable& alter) {
+  if (alter.action == parser::AlterTable::Action::kDropColumn) {
+    return DropColumn(alter.name, alter.from);  // (takes the slot itself)
+  }
+  WriterLock lock(&writer_);
+  LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
+  auto cat = catalog();
+  LQ_ASSIGN_OR_RETURN(const TableSchema* table,
+                      AlterableTable(*cat, alter.name));
   auto next = std::make_shared<CatalogState>(*cat);
   WriteBatch batch;
   switch (alter.action) {
@@ -123,6 +143,8 @@ Status DatabaseImpl::RunAlterTable(const parser::AlterTable& alter) {
       LQ_RETURN_IF_ERROR(
           RenameColumn(*table, alter.from, alter.to, next.get(), &batch));
       break;
+    case parser::AlterTable::Action::kDropColumn:
+      break;  // (above)
   }
   LQ_RETURN_IF_ERROR(Commit(batch));
   SetCatalog(next);
@@ -198,7 +220,7 @@ Status DatabaseImpl::RenameTable(const TableSchema& table,
   next->tables.erase(table.name);
   next->tables[to] = renamed;
   LQ_RETURN_IF_ERROR(
-      RefuseBrokenViews(*catalog(), *next, "table " + table.name));
+      RefuseBrokenViews(*catalog(), *next, "table " + table.name, "renaming"));
   batch->Delete(TableRecordKey(table.name));
   PutTableRecord(*renamed, batch);
   if (auto stats = next->stats.find(table.name); stats != next->stats.end()) {
@@ -251,9 +273,64 @@ Status DatabaseImpl::RenameColumn(const TableSchema& table,
   }
   next->tables[table.name] = renamed;
   LQ_RETURN_IF_ERROR(RefuseBrokenViews(
-      *catalog(), *next, "column " + from + " of table " + table.name));
+      *catalog(), *next, "column " + from + " of table " + table.name,
+      "renaming"));
   PutTableRecord(*renamed, batch);
   return Status::OK();
+}
+
+Status DatabaseImpl::DropColumn(const std::string& table_name,
+                                const std::string& column) {
+  if (options_.read_only) {
+    return Status::NotSupported("the database is open read-only");
+  }
+  auto change = [&](const CatalogState& cat,
+                    const TableSchema&) -> Result<TableChange> {
+    LQ_ASSIGN_OR_RETURN(const TableSchema* table,
+                        AlterableTable(cat, table_name));
+    const int c = table->FindColumn(column);
+    if (c < 0 || table->columns[c].hidden) {
+      return Status::InvalidArgument("no column " + column + " in table " +
+                                     table->name);
+    }
+    const std::string cannot =
+        "cannot drop column " + column + " of table " + table->name + ": ";
+    if (table->IsPrimaryKeyColumn(c)) {
+      return Status::InvalidArgument(cannot + "it is in the primary key");
+    }
+    if (table->columns[c].unique) {
+      return Status::InvalidArgument(cannot + "a UNIQUE column");
+    }
+    for (const auto& index : table->indexes) {
+      bool reads = std::find(index->include.begin(), index->include.end(), c) !=
+                   index->include.end();
+      for (const KeyColumn& k : index->columns) reads |= k.column == c;
+      if (reads) {
+        return Status::InvalidArgument(cannot + "index " + index->name +
+                                       " reads it (DROP INDEX " + index->name +
+                                       " first)");
+      }
+    }
+    parser::CreateTable* create = nullptr;
+    parser::Statement stmt;
+    LQ_RETURN_IF_ERROR(ParseStored(table->sql, &stmt, &create));
+    std::erase_if(create->columns, [&](const parser::ColumnDef& def) {
+      return def.name == column;
+    });
+    if (create->columns.empty()) {
+      return Status::InvalidArgument(cannot + "it is the table's only column");
+    }
+    TableChange changed{parser::ToSql(stmt), c};
+    LQ_ASSIGN_OR_RETURN(auto dropped,
+                        MakeTableSchema(*create, table->id, changed.sql));
+    CatalogState after(cat);
+    after.tables[table->name] = dropped;
+    LQ_RETURN_IF_ERROR(RefuseBrokenViews(
+        cat, after, "column " + column + " of table " + table->name,
+        "dropping"));
+    return changed;
+  };
+  return Rebuild(table_name, change, "ALTER TABLE");
 }
 
 }  // namespace levelql

@@ -414,7 +414,10 @@ Result<std::unique_ptr<Cursor>> DatabaseImpl::Run(
     LQ_RETURN_IF_ERROR(RunSchemaChange([&] { return RunDropView(*d); }));
   } else if (auto* a = std::get_if<parser::AlterTable>(&node)) {
     LQ_RETURN_IF_ERROR(RefuseInTxn(s, "ALTER TABLE"));
-    LQ_RETURN_IF_ERROR(RunSchemaChange([&] { return RunAlterTable(*a); }));
+    // (DROP COLUMN rewrites the table in batches, under the schema lock.)
+    LQ_RETURN_IF_ERROR(
+        RunSchemaChange([&] { return RunAlterTable(*a); },
+                        a->action == parser::AlterTable::Action::kDropColumn));
   } else if (auto* p = std::get_if<parser::Pragma>(&node)) {
     return RunPragma(*p);
   } else if (auto* c = std::get_if<parser::Check>(&node)) {

@@ -185,6 +185,8 @@ class DatabaseImpl : public Database {
   Status RenameColumn(const TableSchema& table, const std::string& from,
                       const std::string& to, CatalogState* next,
                       WriteBatch* batch);
+  // DROP COLUMN: the table rebuilt without it (Rebuild), all or nothing.
+  Status DropColumn(const std::string& table, const std::string& column);
   // An INSERT, UPDATE or DELETE: committed alone, or into the session's
   // transaction.
   Result<int64_t> RunWrite(Session* session, const parser::Statement& stmt,
@@ -210,11 +212,26 @@ class DatabaseImpl : public Database {
   // REINDEX [name]: every quarantined table and index, or the one named
   // (reindex.cc).
   Status RunReindex(const std::string& name);
-  Status Rebuild(const std::string& name);
+  // A table rebuilt with another definition (ALTER TABLE ... DROP COLUMN):
+  // its CREATE TABLE statement, and the column of the old rows each new
+  // row leaves out.
+  struct TableChange {
+    std::string sql;
+    int dropped_column = -1;
+  };
+  // What `table` becomes, checked under the writer slot against `catalog`
+  // (an error refuses the change).
+  using ChangeTable = std::function<Result<TableChange>(
+      const CatalogState& catalog, const TableSchema& table)>;
+  // REINDEX of `name`, or with `change`, of table `name` rebuilt as it says
+  // (`what` names the statement in errors).
+  Status Rebuild(const std::string& name, const ChangeTable& change = nullptr,
+                 const std::string& what = "REINDEX");
   // Rebuild under the writer slot; names the key ranges it deleted whole
   // in `deleted`, compacted once the slot is free, and those it made in
   // `built` (CompactBuilt).
-  Status RebuildLocked(const std::string& name,
+  Status RebuildLocked(const std::string& name, const ChangeTable& change,
+                       const std::string& what,
                        std::vector<std::string>* deleted,
                        std::vector<std::string>* built);
   Status RunCheck(Session* session, const parser::Check& check);

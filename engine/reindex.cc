@@ -142,15 +142,18 @@ Status DatabaseImpl::RunReindex(const std::string& name) {
   return Status::OK();
 }
 
-Status DatabaseImpl::Rebuild(const std::string& name) {
+Status DatabaseImpl::Rebuild(const std::string& name, const ChangeTable& change,
+                             const std::string& what) {
   std::vector<std::string> deleted, built;  // key ranges deleted, made
-  Status s = RebuildLocked(name, &deleted, &built);
+  Status s = RebuildLocked(name, change, what, &deleted, &built);
   Discard(deleted);  // (the writer slot is free again)
   CompactBuilt(built);
   return s;
 }
 
 Status DatabaseImpl::RebuildLocked(const std::string& name,
+                                   const ChangeTable& change,
+                                   const std::string& what,
                                    std::vector<std::string>* deleted,
                                    std::vector<std::string>* built) {
   if (options_.read_only) {
@@ -160,6 +163,11 @@ Status DatabaseImpl::RebuildLocked(const std::string& name,
   LQ_RETURN_IF_ERROR(lock.Acquire(busy_timeout_ms()));
   auto cat = catalog();
   const bool is_table = cat->tables.count(name) > 0;
+  // (Gone since the caller looked: dropped by a statement in between.)
+  if (!is_table && (change || !cat->index_table.count(name))) {
+    return Status::NotFound(change ? "no table " + name
+                                   : "no table or index " + name);
+  }
   const std::string table_name = is_table ? name : cat->index_table.at(name);
   const auto old_table = cat->tables.at(table_name);
   auto next = std::make_shared<CatalogState>(*cat);
@@ -170,12 +178,16 @@ Status DatabaseImpl::RebuildLocked(const std::string& name,
   auto parse = [](const std::string& sql) {
     return parser::ParseStatement(sql);
   };
+  TableChange changed{old_table->sql, -1};
+  if (change) {
+    LQ_ASSIGN_OR_RETURN(changed, change(*cat, *old_table));
+  }
   std::shared_ptr<TableSchema> table;
   if (is_table) {
-    LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parse(old_table->sql));
+    LQ_ASSIGN_OR_RETURN(parser::Statement stmt, parse(changed.sql));
     LQ_ASSIGN_OR_RETURN(
         table, MakeTableSchema(std::get<parser::CreateTable>(stmt.node),
-                               next->next_id++, old_table->sql));
+                               next->next_id++, changed.sql));
     new_ids.push_back(table->id);
     old_ids.push_back(old_table->id);
   } else {
@@ -232,6 +244,9 @@ Status DatabaseImpl::RebuildLocked(const std::string& name,
     txn.set_maintain_ranks(false);  // counted in bulk below
     Row row;
     while (s.ok() && scan->Next(&row)) {
+      if (changed.dropped_column >= 0) {
+        row.erase(row.begin() + changed.dropped_column);
+      }
       if (is_table) {
         s = txn.InsertRow(*table, row);  // rows and every index entry
       } else {
@@ -257,7 +272,7 @@ Status DatabaseImpl::RebuildLocked(const std::string& name,
   for (const auto& index : rebuilt) {
     if (s.ok() && index->ranked) s = BuildRanks(*index);
   }
-  if (!s.ok()) return undo(s.WithPrefix("REINDEX " + name + ": "));
+  if (!s.ok()) return undo(s.WithPrefix(what + " " + name + ": "));
 
   // (3) The swap.
   WriteBatch swap;

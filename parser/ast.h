@@ -184,13 +184,13 @@ struct DropTable {
 
 // ALTER TABLE name ADD [COLUMN] column-def (a column added after the
 // table's others; rows written before it read it as its DEFAULT), RENAME
-// TO new-name, or RENAME [COLUMN] from TO to.
+// TO new-name, RENAME [COLUMN] from TO to, or DROP [COLUMN] from.
 struct AlterTable {
-  enum class Action { kAddColumn, kRenameTable, kRenameColumn };
+  enum class Action { kAddColumn, kRenameTable, kRenameColumn, kDropColumn };
   std::string name;
   Action action = Action::kAddColumn;
   ColumnDef column;  // kAddColumn
-  std::string from;  // kRenameColumn: the column's name
+  std::string from;  // kRenameColumn, kDropColumn: the column's name
   std::string to;    // kRenameTable, kRenameColumn: the new name
 };
 

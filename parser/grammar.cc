@@ -675,7 +675,8 @@ auto const alter_table_def =
                       ((-kw("COLUMN") >> column_name[set_to<&AlterTable::from>])
                            [set_action<AlterTable::Action::kRenameColumn>] >
                        kw("TO") > column_name[set_to<&AlterTable::to>]))) |
-     reject(kw("DROP"), "ALTER TABLE ... DROP COLUMN"));
+     (kw("DROP")[set_action<AlterTable::Action::kDropColumn>] > -kw("COLUMN") >
+      column_name[set_to<&AlterTable::from>]));
 BOOST_SPIRIT_DEFINE(default_value, index_column, column_def, create_table,
                     table_option, create_index, drop_table, drop_index,
                     create_view, drop_view, alter_table)

@@ -508,6 +508,10 @@ struct StatementWriter {
         *out += " TO ";
         WriteName(a.to, out);
         break;
+      case AlterTable::Action::kDropColumn:
+        *out += " DROP COLUMN ";
+        WriteName(a.from, out);
+        break;
     }
   }
   void operator()(const DropIndex& d) const {

@@ -3,7 +3,9 @@
 // nothing; a format 4 database opens as format 5; prepared statements and
 // continuation tokens made before the change meet the new definition.
 // RENAME TO / RENAME COLUMN: the table's and its indexes' definitions and
-// statistics follow, a rename a view depends on is refused. (The answers
+// statistics follow, a rename a view depends on is refused. DROP COLUMN:
+// every row rewritten without it (its indexes rebuilt), and what a key, an
+// index or a view reads refused. (The answers
 // are checked against SQLite in
 // tests/differential/alter_table_differential_test.cc.)
 #include <gtest/gtest.h>
@@ -126,8 +128,6 @@ TEST_F(AlterTableTest, WhatCannotBeAddedIsRefusedAndChangesNothing) {
             "NotFound: no table nope");
   EXPECT_EQ(Error(*db, "ALTER TABLE v ADD b INTEGER"),
             "InvalidArgument: v is a view: ALTER TABLE changes tables");
-  EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN a"),
-            "NotSupported at 1:15: ALTER TABLE ... DROP COLUMN");
   Exec(*db, "BEGIN");
   EXPECT_EQ(Error(*db, "ALTER TABLE t ADD b INTEGER"),
             "NotSupported: ALTER TABLE inside a transaction: DDL, ANALYZE and "
@@ -247,6 +247,69 @@ TEST_F(AlterTableTest, ARenameAViewReadsIsRefusedAndChangesNothing) {
             "InvalidArgument: no column rowid in table t");
   EXPECT_EQ(QueryText(*db, "SELECT * FROM v"), "(x)");
   EXPECT_EQ(QueryText(*db, "SELECT * FROM t"), "(1, x, y)");
+}
+
+TEST_F(AlterTableTest, DropColumnRewritesEveryRowWithoutIt) {
+  {
+    auto db = Open();
+    Exec(*db,
+         "CREATE TABLE t (a INTEGER, b TEXT, c REAL, d TEXT COLLATE "
+         "nocase)");  // the hidden rowid is the key
+    Exec(*db, "CREATE INDEX t_d ON t (d DESC) INCLUDE (a) WITH (ranked)");
+    Exec(*db,
+         "INSERT INTO t VALUES (1, 'x', 1.5, 'P'), (2, 'y', 2.5, 'q'), "
+         "(3, 'z', NULL, 'R')");
+    Exec(*db, "ALTER TABLE t ADD e INTEGER DEFAULT 9");  // short rows
+    Exec(*db, "DELETE FROM t WHERE a = 2");
+    Exec(*db, "INSERT INTO t VALUES (4, 'w', 4.5, 'p', 10)");
+    Exec(*db, "ALTER TABLE t DROP COLUMN b");
+    Exec(*db, "ALTER TABLE t DROP c");
+  }
+  auto db = Open();
+  EXPECT_EQ(QueryText(*db, "SELECT rowid, * FROM t ORDER BY rowid"),
+            "(1, 1, P, 9)(3, 3, R, 9)(4, 4, p, 10)");
+  EXPECT_EQ(QueryText(*db, "SELECT a FROM t WHERE d = 'p' ORDER BY a"),
+            "(1)(4)");
+  EXPECT_EQ(QueryText(*db, "SELECT a FROM t ORDER BY d DESC LIMIT 1 OFFSET 1"),
+            "(1)");
+  EXPECT_EQ(QueryText(*db, "SELECT COUNT(*) FROM t WHERE d >= 'p'"), "(3)");
+  EXPECT_TRUE(db->Execute("CHECK").ok());
+  // The next row takes the next rowid, as before the rebuild.
+  Exec(*db, "INSERT INTO t (a, d) VALUES (5, 's')");
+  EXPECT_EQ(QueryText(*db, "SELECT rowid FROM t WHERE a = 5"), "(5)");
+}
+
+TEST_F(AlterTableTest, WhatCannotBeDroppedIsRefusedAndChangesNothing) {
+  auto db = Open();
+  Exec(*db,
+       "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER "
+       "UNIQUE, c REAL, d TEXT)");
+  Exec(*db, "CREATE INDEX t_a ON t (a) INCLUDE (c)");
+  Exec(*db, "CREATE VIEW v AS SELECT d FROM t");
+  Exec(*db, "CREATE TABLE one (x INTEGER)");
+  Exec(*db, "INSERT INTO t VALUES (1, 'x', 2, 3.5, 'y')");
+  const std::string before = QueryText(*db, "SELECT * FROM t");
+  const std::string cannot = "InvalidArgument: cannot drop column ";
+  EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN id"),
+            cannot + "id of table t: it is in the primary key");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN b"),
+            cannot + "b of table t: a UNIQUE column");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN a"),
+            cannot + "a of table t: index t_a reads it (DROP INDEX t_a first)");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN c"),
+            cannot + "c of table t: index t_a reads it (DROP INDEX t_a first)");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN d"),
+            "InvalidArgument: view v reads column d of table t: dropping it "
+            "would leave the view unreadable; DROP VIEW v first (and create it "
+            "again after)");
+  EXPECT_EQ(Error(*db, "ALTER TABLE one DROP COLUMN x"),
+            cannot + "x of table one: it is the table's only column");
+  EXPECT_EQ(Error(*db, "ALTER TABLE one DROP COLUMN rowid"),
+            "InvalidArgument: no column rowid in table one");
+  EXPECT_EQ(Error(*db, "ALTER TABLE nope DROP COLUMN x"),
+            "NotFound: no table nope");
+  EXPECT_EQ(QueryText(*db, "SELECT * FROM t"), before);
+  EXPECT_TRUE(db->Execute("CHECK").ok());
 }
 
 TEST_F(AlterTableTest, FormatFourOpensAsFive) {

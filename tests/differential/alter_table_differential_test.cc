@@ -1,15 +1,16 @@
-// ALTER TABLE ... ADD COLUMN against SQLite: rows written before a column
-// was added read it as its DEFAULT, through every path a query can take.
+// ALTER TABLE against SQLite: rows written before a column was added read
+// it as its DEFAULT, through every path a query can take, and renamed or
+// dropped columns read as SQLite reads them.
 //
 // For each fixed seed, one table is made in both engines (levelql on LevelDB
 // files), filled, and then grown a column at a time: each new column (a
-// random type, DEFAULT and collation), now and then a column renamed and
-// the table renamed away and back, is followed by random writes (INSERTs
-// naming a subset of the columns, UPDATEs, DELETEs), now and then an index
-// over it, and queries reading it by equality, range, ORDER BY, GROUP BY,
-// MIN/MAX and IS NULL. Every answer must be SQLite's. At the end levelql's
-// CHECK must pass, and after reopening its database every query must still
-// give SQLite's answer. LEVELQL_SEED runs one seed (replay or soak).
+// random type, DEFAULT and collation), now and then a column renamed or
+// dropped and the table renamed away and back, is followed by random writes
+// (INSERTs naming a subset of the columns, UPDATEs, DELETEs), now and then
+// an index over it, and queries reading it by equality, range, ORDER BY,
+// GROUP BY, MIN/MAX and IS NULL. Every answer must be SQLite's. At the end
+// levelql's CHECK must pass, and after reopening its database every query must
+// still give SQLite's answer. LEVELQL_SEED runs one seed (replay or soak).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -28,6 +29,7 @@ struct Column {
   std::string name;
   std::string type;  // INTEGER, REAL or TEXT
   bool nocase = false;
+  bool indexed = false;  // an index reads it (so it cannot be dropped)
 };
 
 class AlterRun {
@@ -59,6 +61,7 @@ class AlterRun {
       AddColumn(added);
       if (Pick(3) == 0) RenameColumn(added);
       if (Pick(4) == 0) RenameTable();
+      if (Pick(4) == 0) DropColumn();
       for (int i = 0; i < 12; ++i) Write();
       if (Pick(2) == 0) Index();
       for (int i = 0; i < 8; ++i) Queries();
@@ -122,6 +125,20 @@ class AlterRun {
     c.name = to;
   }
 
+  // A column no index reads (the table keeps two at least): every row is
+  // rewritten without it.
+  void DropColumn() {
+    std::vector<size_t> free;
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      if (!columns_[i].indexed) free.push_back(i);
+    }
+    if (free.empty() || columns_.size() <= 2) return;
+    const size_t i = free[Pick(static_cast<int>(free.size()))];
+    Both("ALTER TABLE t DROP " + std::string(Pick(2) ? "COLUMN " : "") +
+         columns_[i].name);
+    columns_.erase(columns_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+
   // Away and back, reading it under the other name between.
   void RenameTable() {
     Both("ALTER TABLE t RENAME TO elsewhere");
@@ -157,12 +174,19 @@ class AlterRun {
   }
 
   void Index() {
-    const Column& c = columns_.back();
+    Column& c = columns_.back();
+    c.indexed = true;
     std::string sql = "CREATE INDEX i" + std::to_string(indexes_++) +
                       " ON t (" + c.name + (Pick(2) ? " DESC" : "");
-    if (Pick(2) == 0) sql += ", " + columns_[0].name;  // a, or its new name
+    if (Pick(2) == 0) {
+      sql += ", " + columns_[0].name;  // a, or what is first now
+      columns_[0].indexed = true;
+    }
     sql += ")";
-    if (Pick(3) == 0) sql += " INCLUDE (" + columns_[1].name + ")";
+    if (Pick(3) == 0) {
+      sql += " INCLUDE (" + columns_[1].name + ")";
+      columns_[1].indexed = true;
+    }
     // SQLite has no INCLUDE: its index holds the key columns only.
     std::string plain = sql.substr(0, sql.find(" INCLUDE"));
     Outcome want = sqlite_.Run(plain, false);
