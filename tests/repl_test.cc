@@ -515,9 +515,9 @@ TEST_F(ShellTest, CompletesKeywordsTablesAndColumns) {
   EXPECT_EQ(shell_->Complete("", "SEL"), std::vector<std::string>{"SELECT"});
   EXPECT_EQ(shell_->Complete("", ".he"),
             (std::vector<std::string>{".headers", ".help"}));
-  EXPECT_EQ(
-      shell_->Complete("SELECT * FROM ", "t"),
-      (std::vector<std::string>{"t", "table", "text", "timestamp", "true"}));
+  EXPECT_EQ(shell_->Complete("SELECT * FROM ", "t"),
+            (std::vector<std::string>{"t", "table", "text", "then", "timestamp",
+                                      "to", "true"}));
   EXPECT_EQ(shell_->Complete("SELECT ", "na"),  // t is the only table
             std::vector<std::string>{"name"});
   EXPECT_EQ(shell_->Complete(".schema ", ""), std::vector<std::string>{"t"});

@@ -65,19 +65,22 @@ constexpr const char* kDotCommands[] = {
 };
 
 constexpr const char* kKeywords[] = {
-    "ABS",      "ALL",       "AND",    "ANALYZE", "ARRAY",    "AS",
-    "ASC",      "AVG",       "BEGIN",  "BETWEEN", "BIGINT",   "BLOB",
-    "BOOLEAN",  "BY",        "CAST",   "CHECK",   "COALESCE", "COLLATE",
-    "COMMIT",   "COUNT",     "CREATE", "DEFAULT", "DELETE",   "DESC",
-    "DISTINCT", "DOUBLE",    "DROP",   "ESCAPE",  "EXISTS",   "EXPLAIN",
-    "FALSE",    "FLOAT",     "FROM",   "IF",      "IFNULL",   "IN",
-    "INCLUDE",  "INDEX",     "INSERT", "INT",     "INTEGER",  "INTO",
-    "IS",       "KEY",       "LENGTH", "LIKE",    "LIMIT",    "LOWER",
-    "MAX",      "MIN",       "NOT",    "NULL",    "NULLIF",   "OFFSET",
-    "ON",       "OR",        "ORDER",  "PRAGMA",  "PRIMARY",  "REAL",
-    "ROLLBACK", "SELECT",    "SET",    "SUBSTR",  "SUM",      "TABLE",
-    "TEXT",     "TIMESTAMP", "TRUE",   "UNIQUE",  "UPDATE",   "UPPER",
-    "VALUES",   "VARCHAR",   "WHERE",
+    "ABS",     "ADD",      "ALL",     "ALTER",     "ANALYZE",  "AND",
+    "ARRAY",   "AS",       "ASC",     "AVG",       "BEGIN",    "BETWEEN",
+    "BIGINT",  "BLOB",     "BOOLEAN", "BY",        "CASE",     "CAST",
+    "CHECK",   "COALESCE", "COLLATE", "COLUMN",    "COMMIT",   "COUNT",
+    "CREATE",  "DEFAULT",  "DELETE",  "DESC",      "DISTINCT", "DOUBLE",
+    "DROP",    "ELSE",     "END",     "ESCAPE",    "EXISTS",   "EXPLAIN",
+    "FALSE",   "FLOAT",    "FROM",    "GROUP",     "HAVING",   "IF",
+    "IFNULL",  "IN",       "INCLUDE", "INDEX",     "INSERT",   "INT",
+    "INTEGER", "INTO",     "IS",      "JOIN",      "KEY",      "LEFT",
+    "LENGTH",  "LIKE",     "LIMIT",   "LOWER",     "MAX",      "MIN",
+    "NOT",     "NULL",     "NULLIF",  "OFFSET",    "ON",       "OR",
+    "ORDER",   "PRAGMA",   "PRIMARY", "REAL",      "REINDEX",  "RENAME",
+    "REPLACE", "ROLLBACK", "SELECT",  "SET",       "SUBSTR",   "SUM",
+    "TABLE",   "TEXT",     "THEN",    "TIMESTAMP", "TO",       "TRUE",
+    "UNION",   "UNIQUE",   "UPDATE",  "UPPER",     "VALUES",   "VARCHAR",
+    "VIEW",    "WHEN",     "WHERE",   "WITH",
 };
 
 }  // namespace
