@@ -14,8 +14,10 @@
 // NOT NULL without a non-NULL DEFAULT.
 //
 // The renames rewrite the statements that name the table or column: the
-// table's and its indexes' (and move its ANALYZE statistics). A view that
-// reads what is renamed would no longer read, so the rename is refused
+// table's and its indexes' (and move its ANALYZE statistics). The index
+// keeping a column-level UNIQUE is renamed with them, so that its name
+// keeps the form by which DROP INDEX knows it (<table>_<column>_unique). A view
+// that reads what is renamed would no longer read, so the rename is refused
 // while one does (SQLite rewrites the view; levelql names it).
 //
 // DROP COLUMN rewrites every row without the column: the table is rebuilt
@@ -60,7 +62,8 @@ Status ParseStored(const std::string& sql, parser::Statement* stmt,
 }
 
 // `index` with its CREATE INDEX statement changed by `edit` (which gets
-// the parsed statement) and its table named `table`.
+// the parsed statement, and may rename the index) and its table named
+// `table`.
 template <typename Edit>
 Result<std::shared_ptr<const IndexSchema>> EditIndex(const IndexSchema& index,
                                                      const std::string& table,
@@ -72,6 +75,7 @@ Result<std::shared_ptr<const IndexSchema>> EditIndex(const IndexSchema& index,
   edit(create);
   auto edited = std::make_shared<IndexSchema>(index);
   edited->sql = parser::ToSql(stmt);
+  edited->name = create->name;
   edited->table = table;
   return std::shared_ptr<const IndexSchema>(std::move(edited));
 }
@@ -122,6 +126,9 @@ Result<const TableSchema*> AlterableTable(const CatalogState& cat,
 }  // namespace
 
 Status DatabaseImpl::RunAlterTable(const parser::AlterTable& alter) {
+  if (options_.read_only) {
+    return Status::NotSupported("the database is open read-only");
+  }
   if (alter.action == parser::AlterTable::Action::kDropColumn) {
     return DropColumn(alter.name, alter.from);  // (takes the slot itself)
   }
@@ -210,25 +217,70 @@ Status DatabaseImpl::RenameTable(const TableSchema& table,
   create->name = to;
   const std::string sql = parser::ToSql(stmt);
   LQ_ASSIGN_OR_RETURN(auto renamed, MakeTableSchema(*create, table.id, sql));
-  for (const auto& index : table.indexes) {
-    LQ_ASSIGN_OR_RETURN(auto edited,
-                        EditIndex(*index, to, [](parser::CreateIndex*) {}));
-    renamed->indexes.push_back(edited);
-    next->index_table[edited->name] = to;
-    PutIndexRecord(*edited, batch);
-  }
+  LQ_RETURN_IF_ERROR(
+      RenameIndexes(table, to, "", "", renamed.get(), next, batch));
   next->tables.erase(table.name);
   next->tables[to] = renamed;
   LQ_RETURN_IF_ERROR(
       RefuseBrokenViews(*catalog(), *next, "table " + table.name, "renaming"));
   batch->Delete(TableRecordKey(table.name));
   PutTableRecord(*renamed, batch);
-  if (auto stats = next->stats.find(table.name); stats != next->stats.end()) {
-    batch->Delete(StatsKey(table.name));
-    batch->Put(StatsKey(to), EncodeStats(*stats->second));
-    next->stats[to] = stats->second;
-    next->stats.erase(table.name);
+  return Status::OK();
+}
+
+Status DatabaseImpl::RenameIndexes(const TableSchema& table,
+                                   const std::string& table_to,
+                                   const std::string& from,
+                                   const std::string& to, TableSchema* renamed,
+                                   CatalogState* next, WriteBatch* batch) {
+  std::vector<std::pair<std::string, std::string>> moved;  // index names
+  for (const auto& index : table.indexes) {
+    std::string name = index->name;
+    if (IsConstraintIndex(table, *index)) {
+      // It keeps its name's form, by which DROP INDEX knows it.
+      const std::string& column = table.columns[index->columns[0].column].name;
+      const std::string& column_to = column == from ? to : column;
+      if (table_to != table.name || column_to != column) {
+        next->index_table.erase(index->name);
+        name = ConstraintIndexName(*next, table_to, column_to);
+      }
+    }
+    LQ_ASSIGN_OR_RETURN(
+        auto edited, EditIndex(*index, table_to, [&](parser::CreateIndex* c) {
+          c->name = name;
+          for (parser::IndexColumn& key : c->columns) {
+            if (key.name == from) key.name = to;
+          }
+          for (std::string& include : c->include) {
+            if (include == from) include = to;
+          }
+        }));
+    renamed->indexes.push_back(edited);
+    next->index_table[name] = table_to;
+    if (name != index->name) {
+      batch->Delete(IndexRecordKey(index->name));
+      moved.emplace_back(index->name, name);
+    }
+    if (edited->sql != index->sql) PutIndexRecord(*edited, batch);
   }
+  // ANALYZE's statistics go with the table, each index's with its index.
+  auto stats = next->stats.find(table.name);
+  if (stats == next->stats.end() || (table_to == table.name && moved.empty())) {
+    return Status::OK();
+  }
+  auto kept = std::make_shared<TableStats>(*stats->second);
+  for (const auto& [old_name, new_name] : moved) {
+    if (auto it = kept->indexes.find(old_name); it != kept->indexes.end()) {
+      kept->indexes[new_name] = it->second;
+      kept->indexes.erase(old_name);
+    }
+  }
+  if (table_to != table.name) {
+    next->stats.erase(table.name);
+    batch->Delete(StatsKey(table.name));
+  }
+  batch->Put(StatsKey(table_to), EncodeStats(*kept));
+  next->stats[table_to] = std::move(kept);
   return Status::OK();
 }
 
@@ -258,19 +310,8 @@ Status DatabaseImpl::RenameColumn(const TableSchema& table,
   }
   const std::string sql = parser::ToSql(stmt);
   LQ_ASSIGN_OR_RETURN(auto renamed, MakeTableSchema(*create, table.id, sql));
-  for (const auto& index : table.indexes) {
-    LQ_ASSIGN_OR_RETURN(
-        auto edited, EditIndex(*index, table.name, [&](parser::CreateIndex* c) {
-          for (parser::IndexColumn& key : c->columns) {
-            if (key.name == from) key.name = to;
-          }
-          for (std::string& name : c->include) {
-            if (name == from) name = to;
-          }
-        }));
-    renamed->indexes.push_back(edited);
-    if (edited->sql != index->sql) PutIndexRecord(*edited, batch);
-  }
+  LQ_RETURN_IF_ERROR(
+      RenameIndexes(table, table.name, from, to, renamed.get(), next, batch));
   next->tables[table.name] = renamed;
   LQ_RETURN_IF_ERROR(RefuseBrokenViews(
       *catalog(), *next, "column " + from + " of table " + table.name,
@@ -281,9 +322,9 @@ Status DatabaseImpl::RenameColumn(const TableSchema& table,
 
 Status DatabaseImpl::DropColumn(const std::string& table_name,
                                 const std::string& column) {
-  if (options_.read_only) {
-    return Status::NotSupported("the database is open read-only");
-  }
+  // (Checked again under the writer slot; here for what the rebuild would
+  // call only "no table".)
+  LQ_RETURN_IF_ERROR(AlterableTable(*catalog(), table_name).status());
   auto change = [&](const CatalogState& cat,
                     const TableSchema&) -> Result<TableChange> {
     LQ_ASSIGN_OR_RETURN(const TableSchema* table,

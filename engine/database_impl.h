@@ -52,6 +52,16 @@ struct StatementView {
 
 using RowIdCounters = std::map<int64_t, std::optional<int64_t>>;
 
+// A column-level UNIQUE is kept by an index made with its table, named
+// <table>_<column>_unique (with '_' added while the name is taken), which
+// goes only with its table, as in SQLite (ddl.cc). The name, free in
+// `catalog`, for such an index of `table`'s `column`:
+std::string ConstraintIndexName(const CatalogState& catalog,
+                                const std::string& table,
+                                const std::string& column);
+// Whether `index` is the one keeping a UNIQUE of `table`.
+bool IsConstraintIndex(const TableSchema& table, const IndexSchema& index);
+
 // Whether `view` reads under `catalog`: `SELECT * FROM view` binds
 // (ddl.cc).
 Status CheckView(std::shared_ptr<const CatalogState> catalog,
@@ -185,6 +195,13 @@ class DatabaseImpl : public Database {
   Status RenameColumn(const TableSchema& table, const std::string& from,
                       const std::string& to, CatalogState* next,
                       WriteBatch* batch);
+  // The indexes of `table` for its rename to `table_to` and of its column
+  // `from` to `to` (both may be unchanged): into `renamed`, `next` and
+  // `batch`, with their statistics.
+  Status RenameIndexes(const TableSchema& table, const std::string& table_to,
+                       const std::string& from, const std::string& to,
+                       TableSchema* renamed, CatalogState* next,
+                       WriteBatch* batch);
   // DROP COLUMN: the table rebuilt without it (Rebuild), all or nothing.
   Status DropColumn(const std::string& table, const std::string& column);
   // An INSERT, UPDATE or DELETE: committed alone, or into the session's

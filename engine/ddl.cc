@@ -11,6 +11,25 @@
 
 namespace levelql {
 
+std::string ConstraintIndexName(const CatalogState& catalog,
+                                const std::string& table,
+                                const std::string& column) {
+  std::string name = table + "_" + column + "_unique";
+  while (catalog.index_table.count(name) || catalog.tables.count(name) ||
+         catalog.views.count(name)) {
+    name += "_";
+  }
+  return name;
+}
+
+bool IsConstraintIndex(const TableSchema& table, const IndexSchema& index) {
+  if (!index.unique || index.columns.size() != 1) return false;
+  const ColumnSchema& c = table.columns[index.columns[0].column];
+  const std::string base = table.name + "_" + c.name + "_unique";
+  return c.unique && index.name.compare(0, base.size(), base) == 0 &&
+         index.name.find_first_not_of('_', base.size()) == std::string::npos;
+}
+
 Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
                                     const parser::CreateTable& create) {
   WriterLock lock(&writer_);
@@ -51,8 +70,7 @@ Status DatabaseImpl::RunCreateTable(const parser::Statement& stmt,
   // autoindex), created with the table in the same batch.
   for (const parser::ColumnDef& def : create.columns) {
     if (!def.unique || def.primary_key) continue;
-    std::string name = create.name + "_" + def.name + "_unique";
-    while (next->index_table.count(name)) name += "_";
+    const std::string name = ConstraintIndexName(*next, create.name, def.name);
     parser::CreateIndex ci;
     ci.name = name;
     ci.table = create.name;
@@ -325,21 +343,13 @@ Status DatabaseImpl::RunDropTable(const parser::DropTable& drop) {
 
 namespace {
 
-// A column's UNIQUE is kept by the index made with its table
-// (<table>_<column>_unique, with '_' added while the name was taken): as
-// in SQLite, that index goes only with its table.
+// As in SQLite, the index keeping a column's UNIQUE goes only with its
+// table.
 Status RefuseConstraintIndex(const TableSchema& table,
                              const std::string& name) {
   for (const auto& index : table.indexes) {
-    if (index->name != name || !index->unique || index->columns.size() != 1) {
-      continue;
-    }
+    if (index->name != name || !IsConstraintIndex(table, *index)) continue;
     const ColumnSchema& c = table.columns[index->columns[0].column];
-    const std::string base = table.name + "_" + c.name + "_unique";
-    if (!c.unique || name.compare(0, base.size(), base) != 0 ||
-        name.find_first_not_of('_', base.size()) != std::string::npos) {
-      continue;
-    }
     return Status::InvalidArgument(
         "index " + name + " keeps the UNIQUE constraint of column " + c.name +
         " of table " + table.name + " and cannot be dropped (it goes with " +

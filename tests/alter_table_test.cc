@@ -139,7 +139,12 @@ TEST_F(AlterTableTest, WhatCannotBeAddedIsRefusedAndChangesNothing) {
   Options read_only;
   read_only.read_only = true;
   db = Open(read_only);
-  EXPECT_NE(Error(*db, "ALTER TABLE t ADD b INTEGER"), "ok");
+  for (const char* alter :
+       {"ALTER TABLE t ADD b INTEGER", "ALTER TABLE t RENAME TO u",
+        "ALTER TABLE t RENAME a TO c", "ALTER TABLE t DROP COLUMN a"}) {
+    EXPECT_EQ(Error(*db, alter),
+              "NotSupported: the database is open read-only");
+  }
   EXPECT_EQ(QueryText(*db, "SELECT * FROM t"), schema);
 }
 
@@ -196,9 +201,14 @@ TEST_F(AlterTableTest, RenamesRewriteTheRecordsThatNameTheTableOrColumn) {
                       "SELECT key FROM things ORDER BY a, n DESC "
                       "LIMIT 1 OFFSET 1"),
             "(x)");
-  // The UNIQUE index goes on with the table, under its name.
+  // The index keeping the column's UNIQUE follows the table and column, so
+  // that it is still known as one: it cannot be dropped.
   EXPECT_EQ(Error(*db, "INSERT INTO things VALUES ('w', 'r', 3)"),
-            "ConstraintError: UNIQUE index t_b_unique: duplicate key 3");
+            "ConstraintError: UNIQUE index things_n_unique: duplicate key 3");
+  EXPECT_EQ(Error(*db, "DROP INDEX things_n_unique"),
+            "InvalidArgument: index things_n_unique keeps the UNIQUE "
+            "constraint of column n of table things and cannot be dropped (it "
+            "goes with DROP TABLE things)");
   EXPECT_NE(QueryText(*db, "SELECT * FROM t").find("no table t"),
             std::string::npos);
   std::set<std::string> schema;
@@ -207,7 +217,7 @@ TEST_F(AlterTableTest, RenamesRewriteTheRecordsThatNameTheTableOrColumn) {
             (std::set<std::string>{
                 "CREATE TABLE things (key TEXT COLLATE nocase, a TEXT, n "
                 "INTEGER UNIQUE, PRIMARY KEY (key DESC))",
-                "CREATE UNIQUE INDEX t_b_unique ON things (n)",
+                "CREATE UNIQUE INDEX things_n_unique ON things (n)",
                 "CREATE INDEX t_a ON things (a, n DESC) INCLUDE (key) WITH "
                 "(ranked)"}));
   EXPECT_TRUE(db->Execute("CHECK").ok());
@@ -215,6 +225,38 @@ TEST_F(AlterTableTest, RenamesRewriteTheRecordsThatNameTheTableOrColumn) {
   EXPECT_NE(QueryText(*db, "EXPLAIN SELECT * FROM things WHERE a = 'p'")
                 .find("est 2 rows"),
             std::string::npos);
+}
+
+TEST_F(AlterTableTest, AUniqueColumnStaysUniqueThroughRenames) {
+  auto db = Open();
+  Exec(*db, "CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT UNIQUE)");
+  Exec(*db, "CREATE TABLE u_b_unique (x INTEGER)");  // takes that name
+  Exec(*db, "INSERT INTO t VALUES (1, 'x')");
+  Exec(*db, "ANALYZE t");
+  Exec(*db, "ALTER TABLE t RENAME TO u");
+  // (u_b_unique is a table's name: the index takes the next free one.)
+  EXPECT_EQ(Error(*db, "DROP INDEX u_b_unique_"),
+            "InvalidArgument: index u_b_unique_ keeps the UNIQUE constraint of "
+            "column b of table u and cannot be dropped (it goes with DROP "
+            "TABLE u)");
+  Exec(*db, "ALTER TABLE u RENAME COLUMN b TO c");
+  EXPECT_EQ(Error(*db, "DROP INDEX u_c_unique"),
+            "InvalidArgument: index u_c_unique keeps the UNIQUE constraint of "
+            "column c of table u and cannot be dropped (it goes with DROP "
+            "TABLE u)");
+  EXPECT_EQ(Error(*db, "INSERT INTO u VALUES (2, 'x')"),
+            "ConstraintError: UNIQUE index u_c_unique: duplicate key 'x'");
+  EXPECT_EQ(Error(*db, "ALTER TABLE u DROP COLUMN c"),
+            "InvalidArgument: cannot drop column c of table u: a UNIQUE "
+            "column");
+  db.reset();
+  db = Open();
+  EXPECT_EQ(Error(*db, "DROP INDEX u_c_unique"),
+            "InvalidArgument: index u_c_unique keeps the UNIQUE constraint of "
+            "column c of table u and cannot be dropped (it goes with DROP "
+            "TABLE u)");
+  EXPECT_EQ(QueryText(*db, "SELECT * FROM u"), "(1, x)");
+  EXPECT_TRUE(db->Execute("CHECK").ok());
 }
 
 TEST_F(AlterTableTest, ARenameAViewReadsIsRefusedAndChangesNothing) {
@@ -308,6 +350,8 @@ TEST_F(AlterTableTest, WhatCannotBeDroppedIsRefusedAndChangesNothing) {
             "InvalidArgument: no column rowid in table one");
   EXPECT_EQ(Error(*db, "ALTER TABLE nope DROP COLUMN x"),
             "NotFound: no table nope");
+  EXPECT_EQ(Error(*db, "ALTER TABLE v DROP COLUMN d"),
+            "InvalidArgument: v is a view: ALTER TABLE changes tables");
   EXPECT_EQ(QueryText(*db, "SELECT * FROM t"), before);
   EXPECT_TRUE(db->Execute("CHECK").ok());
 }
