@@ -29,6 +29,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/catalog/stats.h"
 #include "engine/database_impl.h"
+#include "parser/lexer.h"
 #include "parser/parser.h"
 
 namespace levelql {
@@ -90,8 +91,8 @@ Status RefuseBrokenViews(const CatalogState& before, const CatalogState& after,
     if (CheckView(now, *view).ok() && !CheckView(then, *view).ok()) {
       return Status::InvalidArgument(
           "view " + name + " reads " + what + ": " + verb +
-          " it would leave the view unreadable; DROP VIEW " + name +
-          " first (and create it again after)");
+          " it would leave the view unreadable; DROP VIEW " +
+          parser::QuoteIdentifier(name) + " first (and create it again after)");
     }
   }
   return Status::OK();
@@ -116,9 +117,9 @@ Result<const TableSchema*> AlterableTable(const CatalogState& cat,
     if (!index->needs_reindex.empty()) quarantined = index->name;
   }
   if (!quarantined.empty()) {
-    return Status::InvalidArgument("table " + table->name +
-                                   " cannot be altered until " + quarantined +
-                                   " is rebuilt: run REINDEX " + quarantined);
+    return Status::InvalidArgument(
+        "table " + table->name + " cannot be altered until " + quarantined +
+        " is rebuilt: run REINDEX " + parser::QuoteIdentifier(quarantined));
   }
   return table;
 }
@@ -347,9 +348,9 @@ Status DatabaseImpl::DropColumn(const std::string& table_name,
                    index->include.end();
       for (const KeyColumn& k : index->columns) reads |= k.column == c;
       if (reads) {
-        return Status::InvalidArgument(cannot + "index " + index->name +
-                                       " reads it (DROP INDEX " + index->name +
-                                       " first)");
+        return Status::InvalidArgument(
+            cannot + "index " + index->name + " reads it (DROP INDEX " +
+            parser::QuoteIdentifier(index->name) + " first)");
       }
     }
     parser::CreateTable* create = nullptr;

@@ -325,11 +325,11 @@ TEST_F(AlterTableTest, WhatCannotBeDroppedIsRefusedAndChangesNothing) {
   auto db = Open();
   Exec(*db,
        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER "
-       "UNIQUE, c REAL, d TEXT)");
+       "UNIQUE, c REAL, d TEXT, e INTEGER)");
   Exec(*db, "CREATE INDEX t_a ON t (a) INCLUDE (c)");
   Exec(*db, "CREATE VIEW v AS SELECT d FROM t");
   Exec(*db, "CREATE TABLE one (x INTEGER)");
-  Exec(*db, "INSERT INTO t VALUES (1, 'x', 2, 3.5, 'y')");
+  Exec(*db, "INSERT INTO t VALUES (1, 'x', 2, 3.5, 'y', 4)");
   const std::string before = QueryText(*db, "SELECT * FROM t");
   const std::string cannot = "InvalidArgument: cannot drop column ";
   EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN id"),
@@ -340,6 +340,12 @@ TEST_F(AlterTableTest, WhatCannotBeDroppedIsRefusedAndChangesNothing) {
             cannot + "a of table t: index t_a reads it (DROP INDEX t_a first)");
   EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN c"),
             cannot + "c of table t: index t_a reads it (DROP INDEX t_a first)");
+  // The statement to run is named as it must be typed.
+  Exec(*db, "CREATE INDEX \"Big e\" ON t (e)");
+  EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN e"),
+            cannot +
+                "e of table t: index Big e reads it (DROP INDEX \"Big e\" "
+                "first)");
   EXPECT_EQ(Error(*db, "ALTER TABLE t DROP COLUMN d"),
             "InvalidArgument: view v reads column d of table t: dropping it "
             "would leave the view unreadable; DROP VIEW v first (and create it "
