@@ -16,9 +16,11 @@
 // The renames rewrite the statements that name the table or column: the
 // table's and its indexes' (and move its ANALYZE statistics). The index
 // keeping a column-level UNIQUE is renamed with them, so that its name
-// keeps the form by which DROP INDEX knows it (<table>_<column>_unique). A view
-// that reads what is renamed would no longer read, so the rename is refused
-// while one does (SQLite rewrites the view; levelql names it).
+// keeps the form by which DROP INDEX knows it (<table>_<column>_unique).
+// RENAME TO rewrites the views that read the table too, as SQLite does
+// (parser/rename_table.h). A view that reads a renamed column would no
+// longer read, so RENAME COLUMN is refused while one does (SQLite rewrites
+// that view too; levelql names it).
 //
 // DROP COLUMN rewrites every row without the column: the table is rebuilt
 // under a new id from its new definition, as REINDEX rebuilds it
@@ -31,6 +33,7 @@
 #include "engine/database_impl.h"
 #include "parser/lexer.h"
 #include "parser/parser.h"
+#include "parser/rename_table.h"
 
 namespace levelql {
 namespace {
@@ -222,6 +225,22 @@ Status DatabaseImpl::RenameTable(const TableSchema& table,
       RenameIndexes(table, to, "", "", renamed.get(), next, batch));
   next->tables.erase(table.name);
   next->tables[to] = renamed;
+  // The views reading it read it under its new name (as SQLite rewrites
+  // them).
+  for (auto& [name, view] : next->views) {
+    parser::CreateView* create_view = nullptr;
+    parser::Statement view_stmt;
+    LQ_RETURN_IF_ERROR(ParseStored(view->sql, &view_stmt, &create_view));
+    if (!parser::RenameTableIn(create_view->select.get(), table.name, to)) {
+      continue;
+    }
+    LQ_ASSIGN_OR_RETURN(auto rewritten,
+                        MakeViewSchema(*create_view, parser::ToSql(view_stmt)));
+    PutViewRecord(*rewritten, batch);
+    view = std::move(rewritten);
+  }
+  // (A view the rewrite cannot keep reading, say one with another FROM
+  // item of the new name, is refused below.)
   LQ_RETURN_IF_ERROR(
       RefuseBrokenViews(*catalog(), *next, "table " + table.name, "renaming"));
   batch->Delete(TableRecordKey(table.name));

@@ -4,7 +4,8 @@ RENAME COLUMN and DROP COLUMN between writes, with expected rows computed
 by SQLite (Python's sqlite3) running the same statements.
 
 Three tables: an INTEGER key (with a ranked index, which SQLite keeps
-plain), a hidden rowid, and a nocase TEXT key. Each step alters one of
+plain), a hidden rowid, and a nocase TEXT key; views over two of them
+follow their renames. Each step alters one of
 them, writes rows (INSERTs naming some columns, UPDATEs, DELETEs), and
 queries it by the altered columns: the whole table in key order, an
 equality, a range with ORDER BY and LIMIT, GROUP BY and MIN/MAX (fixed
@@ -63,6 +64,11 @@ def main():
         run(spec["create"])
     run("CREATE INDEX t_a ON t (a) WITH (ranked)", "CREATE INDEX t_a ON t (a)")
     run("CREATE INDEX k_b ON k (b DESC)")
+    # Views over t and k follow their renames (t.a and k.a are never
+    # renamed or dropped; RENAME COLUMN of a column a view reads is refused).
+    run("CREATE VIEW tv AS SELECT t.id, t.a FROM t WHERE t.a IS NOT NULL")
+    run("CREATE VIEW kv AS SELECT x.name, k.a FROM k JOIN k AS x "
+        "ON x.a = k.a WHERE k.name < x.name")
 
     def write(t):
         spec, name = TABLES[t], names[t]
@@ -105,6 +111,10 @@ def main():
             c, name, c), 2, False)
         write_query(out, db, "SELECT MIN(%s), MAX(%s), COUNT(%s) FROM %s" % (
             c, c, c, name), 3, False)
+        if t == "t":
+            write_query(out, db, "SELECT * FROM tv ORDER BY id", 2, True)
+        if t == "k":
+            write_query(out, db, "SELECT * FROM kv", 2, False)
 
     for t in TABLES:
         for _ in range(8):
