@@ -231,8 +231,28 @@ Status DatabaseImpl::RenameTable(const TableSchema& table,
     parser::CreateView* create_view = nullptr;
     parser::Statement view_stmt;
     LQ_RETURN_IF_ERROR(ParseStored(view->sql, &view_stmt, &create_view));
-    if (!parser::RenameTableIn(create_view->select.get(), table.name, to)) {
-      continue;
+    const parser::TableRename rename =
+        parser::RenameTableIn(create_view->select.get(), table.name, to);
+    if (!rename.changed) continue;
+    if (rename.to_taken) {
+      return Status::InvalidArgument(
+          "view " + name + " reads table " + table.name +
+          " and already names something " + to + " (an alias or a WITH " +
+          "table): renaming the table to " + to +
+          " could change what the view reads; DROP VIEW " +
+          parser::QuoteIdentifier(name) + " first (and create it again after)");
+    }
+    // A result column without an alias is named by its text (a column by
+    // its name), which the statement written back spells its own way: it
+    // keeps its name.
+    if (create_view->columns.empty()) {
+      for (parser::SelectItem& item : create_view->select->items) {
+        if (item.expr && item.alias.empty() &&
+            item.expr->kind != parser::ExprKind::kColumn &&
+            parser::ToSql(*item.expr) != item.text) {
+          item.alias = item.text;
+        }
+      }
     }
     LQ_ASSIGN_OR_RETURN(auto rewritten,
                         MakeViewSchema(*create_view, parser::ToSql(view_stmt)));

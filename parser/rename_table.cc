@@ -12,9 +12,13 @@ class Renamer {
       : from_(from), to_(to) {}
 
   bool changed() const { return changed_; }
+  bool to_taken() const { return to_taken_; }
 
   void Walk(Select* s) {
-    for (const CommonTable& t : s->with) ctes_.push_back(t.name);
+    for (const CommonTable& t : s->with) {
+      ctes_.push_back(t.name);
+      to_taken_ |= t.name == to_;
+    }
     for (CommonTable& t : s->with) {
       if (t.select) Walk(t.select.get());
     }
@@ -58,6 +62,7 @@ class Renamer {
   void AddItem(std::string* table, Select* subquery, const std::string& alias,
                Scope* scope) {
     if (subquery) Walk(subquery);
+    to_taken_ |= alias == to_;
     if (table->empty()) {
       if (!alias.empty()) scope->push_back({alias, false});
       return;
@@ -105,15 +110,16 @@ class Renamer {
   std::vector<std::string> ctes_;  // common tables in scope, innermost last
   std::vector<Scope> scopes_;      // FROM items of the SELECTs around
   bool changed_ = false;
+  bool to_taken_ = false;
 };
 
 }  // namespace
 
-bool RenameTableIn(Select* select, const std::string& from,
-                   const std::string& to) {
+TableRename RenameTableIn(Select* select, const std::string& from,
+                          const std::string& to) {
   Renamer renamer(from, to);
   renamer.Walk(select);
-  return renamer.changed();
+  return {renamer.changed(), renamer.to_taken()};
 }
 
 }  // namespace levelql::parser

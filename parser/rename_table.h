@@ -17,10 +17,18 @@
 
 namespace levelql::parser {
 
-// Renames table `from` as `to` in `select` and the SELECTs inside it;
-// returns whether anything changed.
-bool RenameTableIn(Select* select, const std::string& from,
-                   const std::string& to);
+struct TableRename {
+  bool changed = false;  // something named the table
+  // A FROM item's alias or a WITH table somewhere in the SELECT is already
+  // called `to`: a reference made to say `to` could then mean that one
+  // instead (in the SELECT holding it, or one inside), so the rename must
+  // not be made (SQLite makes it, and such a view reads other rows).
+  bool to_taken = false;
+};
+
+// Renames table `from` as `to` in `select` and the SELECTs inside it.
+TableRename RenameTableIn(Select* select, const std::string& from,
+                          const std::string& to);
 
 }  // namespace levelql::parser
 

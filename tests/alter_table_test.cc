@@ -312,15 +312,55 @@ TEST_F(AlterTableTest, RenameToRewritesTheViewsThatReadTheTable) {
   EXPECT_EQ(QueryText(*db, "SELECT * FROM v10 ORDER BY 1"), "(2)(3)");
   EXPECT_EQ(QueryText(*db, "SELECT * FROM v6 ORDER BY 1"),
             "(1, p)(2, q)(3, r)");
-  // A view the rewrite cannot keep readable (two FROM items would be z):
-  // refused, naming it.
-  Exec(*db, "CREATE TABLE w (id INTEGER PRIMARY KEY)");
-  Exec(*db, "CREATE VIEW clash AS SELECT u.a FROM u, w AS z");
-  EXPECT_EQ(Error(*db, "ALTER TABLE u RENAME TO z"),
-            "InvalidArgument: view clash reads table u: renaming it would "
-            "leave the view unreadable; DROP VIEW clash first (and create it "
-            "again after)");
-  EXPECT_EQ(QueryText(*db, "SELECT COUNT(*) FROM u"), "(3)");
+  EXPECT_TRUE(db->Execute("CHECK").ok());
+}
+
+TEST_F(AlterTableTest, ARenameAViewCouldReadOtherwiseIsRefused) {
+  auto db = Open();
+  Exec(*db, "CREATE TABLE t (k INTEGER PRIMARY KEY, a INTEGER)");
+  Exec(*db, "CREATE TABLE x (k INTEGER PRIMARY KEY, a INTEGER)");
+  Exec(*db, "INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)");
+  Exec(*db, "INSERT INTO x VALUES (1, 100), (2, 20)");
+  // Each names something u already: t.k made u.k would mean that one.
+  const std::vector<std::string> views = {
+      "SELECT * FROM t WHERE EXISTS (SELECT 1 FROM x AS u WHERE u.k = t.k)",
+      "SELECT * FROM t WHERE t.k = (SELECT u.k FROM x AS u WHERE u.k = t.k)",
+      "WITH u AS (SELECT k, a + 1000 AS a FROM x) SELECT t.k, t.a FROM t",
+      "SELECT t.a FROM t, x AS u",
+  };
+  for (const std::string& view : views) {
+    SCOPED_TRACE(view);
+    Exec(*db, "CREATE VIEW v AS " + view);
+    const std::string rows = QueryText(*db, "SELECT * FROM v ORDER BY 1");
+    EXPECT_EQ(Error(*db, "ALTER TABLE t RENAME TO u"),
+              "InvalidArgument: view v reads table t and already names "
+              "something u (an alias or a WITH table): renaming the table to "
+              "u could change what the view reads; DROP VIEW v first (and "
+              "create it again after)");
+    EXPECT_EQ(QueryText(*db, "SELECT * FROM v ORDER BY 1"), rows);
+    // Another name is free of it.
+    Exec(*db, "ALTER TABLE t RENAME TO w");
+    EXPECT_EQ(QueryText(*db, "SELECT * FROM v ORDER BY 1"), rows);
+    Exec(*db, "ALTER TABLE w RENAME TO t");
+    Exec(*db, "DROP VIEW v");
+  }
+}
+
+TEST_F(AlterTableTest, ARewrittenViewKeepsItsColumnNames) {
+  {
+    auto db = Open();
+    Exec(*db, "CREATE TABLE t (k INTEGER PRIMARY KEY, a INTEGER)");
+    Exec(*db, "INSERT INTO t VALUES (1, 10)");
+    Exec(*db, "CREATE VIEW v AS SELECT a+1, t.k, k*2 AS twice FROM t");
+    Exec(*db, "CREATE VIEW w AS SELECT \"a+1\", k, twice FROM v");
+    Exec(*db, "ALTER TABLE t RENAME TO u");
+  }
+  auto db = Open();  // the views as stored
+  EXPECT_EQ(QueryText(*db, "SELECT * FROM w"), "(11, 1, 2)");
+  auto cursor = db->Query("SELECT * FROM v");
+  ASSERT_TRUE(cursor.ok());
+  EXPECT_EQ((*cursor)->column_names(),
+            (std::vector<std::string>{"a+1", "k", "twice"}));
 }
 
 TEST_F(AlterTableTest, ARenameAViewReadsIsRefusedAndChangesNothing) {
