@@ -86,12 +86,11 @@ Result<std::shared_ptr<const IndexSchema>> EditIndex(const IndexSchema& index,
 
 // A view that reads before the change and would not after it: the change
 // is refused, naming the view (which must be dropped and made again).
-Status RefuseBrokenViews(const CatalogState& before, const CatalogState& after,
+Status RefuseBrokenViews(const std::shared_ptr<const CatalogState>& before,
+                         const std::shared_ptr<const CatalogState>& after,
                          const std::string& what, const std::string& verb) {
-  auto now = std::make_shared<const CatalogState>(before);
-  auto then = std::make_shared<const CatalogState>(after);
-  for (const auto& [name, view] : after.views) {
-    if (CheckView(now, *view).ok() && !CheckView(then, *view).ok()) {
+  for (const auto& [name, view] : after->views) {
+    if (CheckView(before, *view).ok() && !CheckView(after, *view).ok()) {
       return Status::InvalidArgument(
           "view " + name + " reads " + what + ": " + verb +
           " it would leave the view unreadable; DROP VIEW " +
@@ -157,6 +156,14 @@ Status DatabaseImpl::RunAlterTable(const parser::AlterTable& alter) {
     case parser::AlterTable::Action::kDropColumn:
       break;  // (above)
   }
+  if (alter.action != parser::AlterTable::Action::kAddColumn) {
+    LQ_RETURN_IF_ERROR(RefuseBrokenViews(
+        cat, next,
+        alter.action == parser::AlterTable::Action::kRenameTable
+            ? "table " + table->name
+            : "column " + alter.from + " of table " + table->name,
+        "renaming"));
+  }
   LQ_RETURN_IF_ERROR(Commit(batch));
   SetCatalog(next);
   return Status::OK();
@@ -171,16 +178,7 @@ Status DatabaseImpl::AddColumn(const TableSchema& table,
   parser::CreateTable* create = nullptr;
   parser::Statement stmt;
   LQ_RETURN_IF_ERROR(ParseStored(table.sql, &stmt, &create));
-  parser::ColumnDef column;
-  column.name = def.name;
-  column.pos = def.pos;
-  column.type = def.type;
-  column.not_null = def.not_null;
-  column.collation = def.collation;
-  if (def.default_value) {
-    column.default_value = parser::Clone(*def.default_value);
-  }
-  create->columns.push_back(std::move(column));
+  create->columns.push_back(parser::Clone(def));
   const std::string sql = parser::ToSql(stmt);
   // (Duplicate names, types, collations and the DEFAULT are checked here,
   // as for CREATE TABLE.)
@@ -191,11 +189,6 @@ Status DatabaseImpl::AddColumn(const TableSchema& table,
         CannotAdd(table.name, added.name) +
         "NOT NULL needs a DEFAULT other than NULL (the rows already there "
         "read the DEFAULT as their value)");
-  }
-  if (altered->salt_buckets != table.salt_buckets ||
-      altered->primary_key.size() != table.primary_key.size()) {
-    return Status::Corruption("table " + table.name +
-                              " reads differently once altered");
   }
   // The indexes name declared columns, whose numbers do not change (only
   // a hidden rowid moves, and the primary key is made again above).
@@ -259,10 +252,6 @@ Status DatabaseImpl::RenameTable(const TableSchema& table,
     PutViewRecord(*rewritten, batch);
     view = std::move(rewritten);
   }
-  // (A view the rewrite cannot keep reading, say one with another FROM
-  // item of the new name, is refused below.)
-  LQ_RETURN_IF_ERROR(
-      RefuseBrokenViews(*catalog(), *next, "table " + table.name, "renaming"));
   batch->Delete(TableRecordKey(table.name));
   PutTableRecord(*renamed, batch);
   return Status::OK();
@@ -353,9 +342,6 @@ Status DatabaseImpl::RenameColumn(const TableSchema& table,
   LQ_RETURN_IF_ERROR(
       RenameIndexes(table, table.name, from, to, renamed.get(), next, batch));
   next->tables[table.name] = renamed;
-  LQ_RETURN_IF_ERROR(RefuseBrokenViews(
-      *catalog(), *next, "column " + from + " of table " + table.name,
-      "renaming"));
   PutTableRecord(*renamed, batch);
   return Status::OK();
 }
@@ -365,10 +351,10 @@ Status DatabaseImpl::DropColumn(const std::string& table_name,
   // (Checked again under the writer slot; here for what the rebuild would
   // call only "no table".)
   LQ_RETURN_IF_ERROR(AlterableTable(*catalog(), table_name).status());
-  auto change = [&](const CatalogState& cat,
-                    const TableSchema&) -> Result<TableChange> {
+  auto change = [&](const std::shared_ptr<const CatalogState>& cat)
+      -> Result<TableChange> {
     LQ_ASSIGN_OR_RETURN(const TableSchema* table,
-                        AlterableTable(cat, table_name));
+                        AlterableTable(*cat, table_name));
     const int c = table->FindColumn(column);
     if (c < 0 || table->columns[c].hidden) {
       return Status::InvalidArgument("no column " + column + " in table " +
@@ -404,8 +390,8 @@ Status DatabaseImpl::DropColumn(const std::string& table_name,
     TableChange changed{parser::ToSql(stmt), c};
     LQ_ASSIGN_OR_RETURN(auto dropped,
                         MakeTableSchema(*create, table->id, changed.sql));
-    CatalogState after(cat);
-    after.tables[table->name] = dropped;
+    auto after = std::make_shared<CatalogState>(*cat);
+    after->tables[table->name] = dropped;
     LQ_RETURN_IF_ERROR(RefuseBrokenViews(
         cat, after, "column " + column + " of table " + table->name,
         "dropping"));

@@ -236,10 +236,10 @@ class DatabaseImpl : public Database {
     std::string sql;
     int dropped_column = -1;
   };
-  // What `table` becomes, checked under the writer slot against `catalog`
-  // (an error refuses the change).
+  // What the table becomes, checked under the writer slot against
+  // `catalog` (an error refuses the change).
   using ChangeTable = std::function<Result<TableChange>(
-      const CatalogState& catalog, const TableSchema& table)>;
+      const std::shared_ptr<const CatalogState>& catalog)>;
   // REINDEX of `name`, or with `change`, of table `name` rebuilt as it says
   // (`what` names the statement in errors).
   Status Rebuild(const std::string& name, const ChangeTable& change = nullptr,

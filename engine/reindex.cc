@@ -180,7 +180,7 @@ Status DatabaseImpl::RebuildLocked(const std::string& name,
   };
   TableChange changed{old_table->sql, -1};
   if (change) {
-    LQ_ASSIGN_OR_RETURN(changed, change(*cat, *old_table));
+    LQ_ASSIGN_OR_RETURN(changed, change(cat));
   }
   std::shared_ptr<TableSchema> table;
   if (is_table) {

@@ -346,6 +346,20 @@ namespace {
 ExprPtr CloneOrNull(const ExprPtr& e) { return e ? Clone(*e) : nullptr; }
 }  // namespace
 
+ColumnDef Clone(const ColumnDef& c) {
+  ColumnDef out;
+  out.name = c.name;
+  out.pos = c.pos;
+  out.type = c.type;
+  out.primary_key = c.primary_key;
+  out.primary_key_desc = c.primary_key_desc;
+  out.not_null = c.not_null;
+  out.unique = c.unique;
+  out.collation = c.collation;
+  out.default_value = CloneOrNull(c.default_value);
+  return out;
+}
+
 std::shared_ptr<Select> Clone(const Select& s) {
   auto out = std::make_shared<Select>();
   for (const CommonTable& c : s.with) {

@@ -393,6 +393,7 @@ bool Equal(const Statement& a, const Statement& b);
 // Deep copies (a subquery's SELECT is copied too, not shared).
 ExprPtr Clone(const Expr& e);
 std::shared_ptr<Select> Clone(const Select& s);
+ColumnDef Clone(const ColumnDef& c);
 
 // "UNION ALL", ...
 const char* CompoundOpText(CompoundOp op);
